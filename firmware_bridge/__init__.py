@@ -1,0 +1,1 @@
+"""Wire protocol between vehicle firmware and the onboard runtime."""

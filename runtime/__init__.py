@@ -1,0 +1,5 @@
+"""Onboard runtime: loads a rule bundle and evaluates sensor states against it.
+
+Dependency-light on purpose (numpy, msgpack, cffi, pycosat, pyserial); it never
+imports the ground-side compiler.
+"""
