@@ -1,0 +1,228 @@
+"""`rulec`: compile manuals into a bundle, extract reviewable rules, query and replay.
+
+Bad input ends with a one-line error on stderr naming the file (and line) at
+fault and a non-zero status, never a traceback.  `query` and `replay` use only
+the onboard runtime, exactly as the vehicle would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rulec.compiler import __version__
+from rulec.runtime.errors import RulecError
+
+EXIT_BAD_INPUT = 2
+EXIT_STRICT = 3
+EXIT_INTERNAL = 70
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    # NAME=VALUE pairs may stand on both sides of --json, which argparse alone refuses.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if getattr(args, "command", None) == "query" and all(
+                "=" in e and not e.startswith("-") for e in extra):
+            args.assignments = [*args.assignments, *extra]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.run(args))
+    except RulecError as exc:
+        print(f"rulec: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
+        print(f"rulec: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulec",
+        description="Compile technical manuals into an exact, checksummed rule bundle, and "
+        "evaluate sensor states against it.",
+    )
+    parser.add_argument("--version", action="version", version=f"rulec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("compile", help="manuals (folders, .txt, .md, rules .jsonl) -> bundle",
+                       description="Compile manuals into a bundle.  A folder may hold a "
+                       "sensors.toml that applies to its documents.")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="BUNDLE")
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+    p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    p.set_defaults(run=_compile)
+
+    p = sub.add_parser("extract", help="manuals -> reviewable rule objects (JSON lines)",
+                       description="Write the rule objects as JSON lines with provenance; "
+                       "edit them and give the file back to `rulec compile`.")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="RULES.jsonl")
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+    p.set_defaults(run=_extract)
+
+    p = sub.add_parser("query", help="the rules that apply to one state",
+                       description="Evaluate one state: NAME=VALUE in the manifest's units.")
+    p.add_argument("bundle", type=Path, metavar="BUNDLE")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("assignments", nargs="*", metavar="NAME=VALUE")
+    p.set_defaults(run=_query)
+
+    p = sub.add_parser("replay", help="raise/clear events over a CSV of timed samples",
+                       description="Replay a CSV (column `time` in seconds, other columns "
+                       "parameter names); each sample holds until the next one.")
+    p.add_argument("bundle", type=Path, metavar="BUNDLE")
+    p.add_argument("csv", type=Path, metavar="FILE.csv")
+    p.add_argument("--json", action="store_true", help="one JSON event per line")
+    p.add_argument("--faults", action="store_true",
+                   help="also list sensor-fault events in --json output")
+    p.set_defaults(run=_replay)
+
+    p = sub.add_parser("inspect", help="summarise a bundle",
+                       description="Validate a bundle and print what it holds.")
+    p.add_argument("bundle", type=Path, metavar="BUNDLE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_inspect)
+    return parser
+
+
+# ---------------------------------------------------------------- ground side
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from rulec.compiler.pipeline import build_payload, collect_rules
+    from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+
+    result = collect_rules(list(args.sources))
+    payload = build_payload(result, " ".join(s.name or str(s) for s in args.sources))
+    errors = result.errors
+    if not args.quiet:
+        _report(result)
+    if args.strict and errors:
+        print(f"rulec: error: {len(errors)} unreadable statement(s) (--strict); "
+              f"first: {errors[0]}", file=sys.stderr)
+        return EXIT_STRICT
+    write_bundle_file(args.output, encode_bundle(payload))
+    if not args.quiet:
+        print(f"wrote {args.output} ({payload['meta']['bundle_id']})", file=sys.stderr)
+    return 0
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from rulec.compiler.pipeline import collect_rules
+    from rulec.compiler.rules import dumps_rule
+
+    result = collect_rules(list(args.sources))
+    _report(result)
+    if args.strict and result.errors:
+        print(f"rulec: error: {len(result.errors)} unreadable statement(s) (--strict); "
+              f"first: {result.errors[0]}", file=sys.stderr)
+        return EXIT_STRICT
+    text = "".join(dumps_rule(rule) + "\n" for rule in result.rules)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _report(result: Any) -> None:
+    kinds: dict[str, int] = {}
+    for rule in result.rules:
+        kinds[rule.kind] = kinds.get(rule.kind, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no rules"
+    print(f"{len(result.documents)} document(s): {summary}; "
+          f"{len(result.descriptive)} descriptive statement(s); "
+          f"{len(result.errors)} unreadable", file=sys.stderr)
+    for problem in result.problems:
+        tag = "unreadable" if problem.fatal else "note"
+        print(f"  {tag}: {problem}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------- onboard side
+
+
+def _query(args: argparse.Namespace) -> int:
+    from rulec.runtime.engine import Engine
+    from rulec.runtime.errors import StateError
+
+    state: dict[str, str] = {}
+    for item in args.assignments:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise StateError(f"expected NAME=VALUE, got {item!r}")
+        state[name.strip()] = value
+    engine = Engine.from_file(str(args.bundle))
+    result = engine.evaluate(state)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+        return 0
+    if not result.rules:
+        print("no rule applies")
+    for rule in result.rules:
+        src = rule.source
+        print(f"[{rule.severity.upper()}] {rule.id}: {rule.advisory}")
+        print(f"    {src.get('file')}:{src.get('line')}: {src.get('text')}")
+    for fault in result.sensor_faults:
+        print(f"[SENSOR FAULT] {fault.parameter}: {fault.reason}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from rulec.runtime.engine import Engine
+    from rulec.runtime.replay import read_samples
+
+    engine = Engine.from_file(str(args.bundle))
+    for t, sample in read_samples(args.csv):
+        for event in engine.step(t, sample):
+            if args.json:
+                if event.rule is None and not args.faults:
+                    continue
+                print(json.dumps(event.to_json(), ensure_ascii=False))
+            else:
+                what = event.rule or "sensor"
+                print(f"t={event.t:g} {event.event.upper():<11} {what}: {event.advisory}")
+    return 0
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from rulec.runtime.bundle import load_bundle
+
+    bundle = load_bundle(str(args.bundle))
+    info = {
+        "digest": bundle.digest,
+        "format": bundle.format_version,
+        "meta": bundle.meta,
+        "parameters": [p.name for p in bundle.parameters],
+        "rules": len(bundle.rules),
+        "boxes": bundle.boxes.n_boxes,
+        "clauses": bundle.cnf.n_clauses,
+        "graph_nodes": len(bundle.graph.nodes),
+        "graph_edges": bundle.graph.n_edges,
+        "procedures": [p.get("title") for p in bundle.procedures],
+    }
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False))
+        return 0
+    for key, value in info.items():
+        print(f"{key}: {value}")
+    for rule in bundle.rules:
+        print(f"  {rule.id} [{rule.severity}] {rule.kind}: {rule.condition_text} -> {rule.action}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

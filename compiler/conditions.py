@@ -1,0 +1,449 @@
+"""Read the condition part of a statement into a boolean tree of comparisons.
+
+The text is tokenised into words, numbers (with the unit written after them)
+and punctuation; comparisons are found by the phrases of CONTRACTS.md
+("exceeds", "3 or more", "between A and B", "must not exceed" ...); the words
+between comparisons give the structure (`and`/`while`/`with` join, `or`
+separates, `unless` negates, `either ... or` groups).  Numbers inside
+identifiers (`REQ-BMS-001`, `12-lead`) are not numbers here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not
+from rulec.compiler.units import Unit, match_unit_phrase
+
+_TOKEN = re.compile(
+    r"(?P<num>(?<![\w.\-/])[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]*-?\d)(?!-[A-Za-z]))"
+    r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
+    r"|(?P<word>[A-Za-z][A-Za-z'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
+    r"|(?P<punct>[,;:()\[\]])"
+)
+
+# Prefix comparisons, longest first when matched; words must precede the number.
+_PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
+    (("greater", "than", "or", "equal", "to"), ">="),
+    (("more", "than", "or", "equal", "to"), ">="),
+    (("less", "than", "or", "equal", "to"), "<="),
+    (("equal", "to", "or", "greater", "than"), ">="),
+    (("equal", "to", "or", "more", "than"), ">="),
+    (("equal", "to", "or", "less", "than"), "<="),
+    (("at", "or", "above"), ">="), (("at", "or", "below"), "<="),
+    (("not", "less", "than"), ">="), (("no", "less", "than"), ">="),
+    (("not", "lower", "than"), ">="), (("no", "lower", "than"), ">="),
+    (("not", "fewer", "than"), ">="), (("no", "fewer", "than"), ">="),
+    (("not", "below"), ">="), (("not", "under"), ">="),
+    (("not", "more", "than"), "<="), (("no", "more", "than"), "<="),
+    (("not", "greater", "than"), "<="), (("no", "greater", "than"), "<="),
+    (("not", "higher", "than"), "<="), (("no", "higher", "than"), "<="),
+    (("not", "above"), "<="), (("not", "exceeding"), "<="), (("not", "over"), "<="),
+    (("at", "least"), ">="), (("at", "most"), "<="),
+    (("in", "excess", "of"), ">"),
+    (("greater", "than"), ">"), (("more", "than"), ">"), (("higher", "than"), ">"),
+    (("larger", "than"), ">"), (("older", "than"), ">"), (("longer", "than"), ">"),
+    (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
+    (("smaller", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
+    (("equal", "to"), "=="),
+    (("exceeds",), ">"), (("exceed",), ">"), (("exceeding",), ">"), (("exceeded",), ">"),
+    (("above",), ">"), (("over",), ">"), (("beyond",), ">"),
+    (("below",), "<"), (("under",), "<"), (("beneath",), "<"),
+    (("reaches",), "=="), (("reach",), "=="), (("reached",), "=="), (("reaching",), "=="),
+    (("equals",), "=="), (("hits",), "=="),
+    ((">",), ">"), (("<",), "<"), ((">=",), ">="), (("≥",), ">="), (("<=",), "<="),
+    (("≤",), "<="), (("=",), "=="),
+]
+_PREFIX_OPS.sort(key=lambda item: -len(item[0]))
+
+_POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
+    (("or", "more"), ">="), (("or", "higher"), ">="), (("or", "greater"), ">="),
+    (("or", "above"), ">="), (("or", "over"), ">="), (("and", "above"), ">="),
+    (("and", "over"), ">="), (("or", "longer"), ">="), (("or", "older"), ">="),
+    (("or", "less"), "<="), (("or", "lower"), "<="), (("or", "fewer"), "<="),
+    (("or", "below"), "<="), (("or", "under"), "<="), (("and", "below"), "<="),
+    (("and", "under"), "<="), (("or", "younger"), "<="), (("or", "shorter"), "<="),
+]
+
+_NEGATE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "between": "outside", "outside": "between"}
+# Words that may stand between a parameter's name and its comparison.
+_VERB_GAP = {
+    "is", "are", "was", "were", "be", "been", "being", "remains", "remain", "stays", "stay",
+    "kept", "keep", "maintained", "held", "falls", "fall", "drops", "drop", "rises", "rise",
+    "goes", "go", "gets", "get", "climbs", "climb", "reads", "read", "measures", "measured",
+    "increases", "increase", "decreases", "decrease", "has", "have", "does", "do", "did",
+    "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
+    "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
+    "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
+    "set", "allowed", "permitted", "exceeding",
+}
+_MODALS = {"must", "shall", "should", "cannot", "need", "needs", "required", "has", "have"}
+_CONNECTIVES = {"and", "or", "while", "with", "whilst", "unless", "except", "but", "either",
+                "if", "when", "whenever", "where", "nor", "both", "plus"}
+_TIME_DIMENSION = "time"
+
+
+@dataclass
+class Token:
+    kind: str  # "num" | "word" | "sym" | "punct"
+    text: str
+    start: int
+    end: int
+    value: Decimal | None = None
+    unit: Unit | None = None
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+@dataclass
+class FoundAtom:
+    """A comparison found in the text: where it lies, what it compares."""
+
+    first: int  # index of the first token of its comparison phrase
+    last: int  # index of its last token
+    op: str
+    value: Decimal | tuple[Decimal, Decimal]
+    unit: Unit | None
+    phrase: str = ""  # the words naming the parameter
+    param: str | None = None
+    label: str = ""
+    requirement: bool = False  # stated as what must hold ("must not exceed")
+
+
+@dataclass
+class Duration:
+    seconds: Decimal
+    inclusive: bool
+
+
+@dataclass
+class ParsedCondition:
+    condition: Condition | None
+    atoms: list[FoundAtom]
+    duration: Duration | None = None
+    requirement: bool = False
+    end: int = 0  # character offset where the last comparison ends
+    start: int = 0  # character offset where the first parameter phrase starts
+    problems: list[str] = field(default_factory=list)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words, numbers with their units, symbols and punctuation, with character spans."""
+    tokens: list[Token] = []
+    pos = 0
+    while True:
+        match = _TOKEN.search(text, pos)
+        if not match:
+            break
+        kind = match.lastgroup or "word"
+        tok = Token(kind, match.group(0), match.start(), match.end())
+        pos = match.end()
+        if kind == "num":
+            tok.value = parse_decimal(tok.text)
+            found = match_unit_phrase(text, pos)
+            if found is not None:
+                tok.unit, unit_end = found
+                tok.end = pos = unit_end
+                pos = _skip_dual_unit(text, pos)
+        tokens.append(tok)
+    return tokens
+
+
+def parse_decimal(text: str) -> Decimal:
+    return Decimal(text.replace(",", "").replace("−", "-"))
+
+
+def _skip_dual_unit(text: str, pos: int) -> int:
+    """`118 °C (245 °F)`: the bracketed second unit restates the first; skip it."""
+    match = re.match(r"\s*\(\s*[+\-−]?[\d,]+(?:\.\d+)?\s*([^()\d]{1,25})\)", text[pos:])
+    if match and match_unit_phrase(text, pos + match.start(1)) is not None:
+        return pos + match.end()
+    return pos
+
+
+def parse_condition(
+    text: str,
+    resolve: Callable[[str], tuple[str, str] | None],
+    resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None = None,
+) -> ParsedCondition:
+    """Parse a condition text; `resolve(phrase)` maps words to (parameter, label)."""
+    tokens = tokenize(text)
+    duration, consumed = _find_duration(tokens)
+    atoms = _find_atoms(tokens, consumed)
+    problems: list[str] = []
+    if not atoms:
+        return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
+    _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)
+    if any(a.param is None for a in atoms):
+        return ParsedCondition(None, atoms, duration, problems=problems)
+    structure = _structure(tokens, atoms)
+    condition = _build(structure)
+    requirement = all(a.requirement for a in atoms)
+    first_phrase_tok = _phrase_start(tokens, atoms, 0)
+    return ParsedCondition(
+        condition, atoms, duration, requirement,
+        end=tokens[atoms[-1].last].end,
+        start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
+        problems=problems,
+    )
+
+
+# ---------------------------------------------------------------- durations
+
+
+def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
+    """`for more than 2 seconds` (strict) / `for at least 5 min` (inclusive)."""
+    words = [t.low for t in tokens]
+    for i, tok in enumerate(tokens):
+        if tok.kind != "num" or tok.unit is None or tok.unit.dimension != _TIME_DIMENSION:
+            continue
+        assert tok.value is not None
+        before = words[max(0, i - 4):i]
+        seconds = Decimal(str(_to_seconds(tok.value, tok.unit)))
+        for pattern, inclusive in (
+            (["for", "more", "than"], False), (["for", "longer", "than"], False),
+            (["for", "over"], False), (["for", "in", "excess", "of"], False),
+            (["for", "at", "least"], True), (["for", "a", "minimum", "of"], True),
+        ):
+            if before[-len(pattern):] == pattern:
+                consumed = set(range(i - len(pattern), i + 1))
+                return Duration(seconds, inclusive), consumed
+        if before[-1:] == ["for"] and words[i + 1:i + 3] in (["or", "more"], ["or", "longer"]):
+            return Duration(seconds, True), {i - 1, i, i + 1, i + 2}
+    return None, set()
+
+
+def _to_seconds(value: Decimal, unit: Unit) -> Decimal:
+    from rulec.compiler.units import convert, parse_unit
+
+    return Decimal(str(convert(value, unit, parse_unit("s"))))
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def _find_atoms(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]:
+    words = [t.low for t in tokens]
+    atoms: list[FoundAtom] = []
+    used: set[int] = set(consumed)
+    i = 0
+    while i < len(tokens):
+        if tokens[i].kind != "num" or i in used:
+            i += 1
+            continue
+        found = _range_at(tokens, words, i) or _comparison_at(tokens, words, i)
+        if found is None:
+            i += 1
+            continue
+        if any(k in used for k in range(found.first, found.last + 1)):
+            i += 1
+            continue
+        atoms.append(found)
+        used.update(range(found.first, found.last + 1))
+        i = found.last + 1
+    return atoms
+
+
+def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    """`between A and B`, `from A to B`, `outside (the range) A to B`, `A to B`."""
+    j = i + 2
+    if j >= len(tokens) or tokens[j].kind != "num" or words[i + 1] not in ("and", "to", "-", "–"):
+        # "20–120 psi" tokenises the dash into the second number's sign.
+        if (i + 1 < len(tokens) and tokens[i + 1].kind == "num" and tokens[i].unit is None
+                and tokens[i + 1].text[:1] in "-−–" and tokens[i].end == tokens[i + 1].start):
+            j = i + 1
+        else:
+            return None
+    low_tok, high_tok = tokens[i], tokens[j]
+    assert low_tok.value is not None and high_tok.value is not None
+    low, high = low_tok.value, abs(high_tok.value) if j == i + 1 else high_tok.value
+    unit = high_tok.unit or low_tok.unit
+    back = words[max(0, i - 5):i]
+    op = None
+    first = i
+    for pattern, kind in (
+        (["outside", "the", "range", "of"], "outside"), (["outside", "the", "range"], "outside"),
+        (["outside", "of"], "outside"), (["outside"], "outside"),
+        (["not", "between"], "outside"), (["not", "within"], "outside"),
+        (["in", "the", "range", "of"], "between"), (["in", "the", "range"], "between"),
+        (["within", "the", "range", "of"], "between"), (["within", "the", "range"], "between"),
+        (["between"], "between"), (["within"], "between"), (["from"], "between"),
+        (["range", "of"], "between"),
+    ):
+        if back[-len(pattern):] == pattern:
+            if kind == "between" and pattern == ["from"] and words[i + 1] != "to":
+                continue
+            if pattern in (["between"], ["not", "between"]) and words[i + 1] != "and":
+                continue
+            op, first = kind, i - len(pattern)
+            break
+    if op is None:
+        if back[-1:] and back[-1] in ("is", "are", "remains", "remain", "stays", "stay", "be",
+                                      "kept", "maintained") and words[i + 1] in ("to", "-", "–"):
+            op, first = "between", i
+        else:
+            return None
+    if low > high:
+        low, high = high, low
+    return FoundAtom(first, j, op, (low, high), unit)
+
+
+def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    tok = tokens[i]
+    assert tok.value is not None
+    for pattern, op in _POSTFIX_OPS:
+        if words[i + 1:i + 1 + len(pattern)] == list(pattern):
+            first = i
+            if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
+                first = i - 1
+            return FoundAtom(first, i + len(pattern), op, tok.value, tok.unit)
+    for pattern, op in _PREFIX_OPS:
+        n = len(pattern)
+        if i - n >= 0 and tuple(words[i - n:i]) == pattern:
+            first = i - n
+            if op in _NEGATE and not pattern[0] in ("not", "no") and first > 0 and words[
+                    first - 1] in ("not", "never"):
+                if not _modal_before(words, first - 1):
+                    # "does not exceed 5" states <= 5
+                    return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
+            return FoundAtom(first, i, op, tok.value, tok.unit)
+    if i > 0 and words[i - 1] in ("is", "are", "equals", "="):
+        return FoundAtom(i - 1, i, "==", tok.value, tok.unit)
+    return None
+
+
+def _modal_before(words: list[str], k: int) -> bool:
+    return any(w in _MODALS for w in words[max(0, k - 3):k])
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
+    """First token of the words naming atom n's parameter."""
+    lower_bound = atoms[n - 1].last + 1 if n > 0 else 0
+    k = atoms[n].first
+    while k > lower_bound:
+        prev = tokens[k - 1]
+        if prev.kind == "punct" or prev.kind == "num" or prev.low in _CONNECTIVES:
+            break
+        k -= 1
+    return k
+
+
+def _name_atoms(
+    tokens: list[Token],
+    atoms: list[FoundAtom],
+    resolve: Callable[[str], tuple[str, str] | None],
+    resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None,
+    problems: list[str],
+) -> None:
+    for n, atom in enumerate(atoms):
+        start = _phrase_start(tokens, atoms, n)
+        words = [t.low for t in tokens[start:atom.first]]
+        gap: list[str] = []
+        while words and words[-1] in _VERB_GAP:
+            gap.insert(0, words.pop())
+        atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
+        atom.requirement = any(w in _MODALS for w in gap) or (
+            "to" in gap and any(w in ("is", "are") for w in gap))
+        if atom.requirement and ("not" in gap or "never" in gap or "cannot" in gap):
+            # "must not exceed N": the requirement is the negation of what is written.
+            atom.op = _NEGATE.get(atom.op, atom.op)
+            if atom.op == "==":
+                atom.requirement = False
+        resolved = resolve(atom.phrase) if atom.phrase.strip() else None
+        if resolved is None and n > 0 and not _has_noun(atom.phrase):
+            prev = atoms[n - 1]
+            resolved = (prev.param, prev.label) if prev.param else None
+        if resolved is None and resolve_by_unit is not None and atom.unit is not None:
+            resolved = resolve_by_unit(atom.unit)
+            if resolved is not None:
+                problems.append(
+                    f"parameter for {atom.phrase or 'an unnamed quantity'!r} taken from its "
+                    f"unit: {resolved[0]}"
+                )
+        if resolved is None:
+            problems.append(f"no parameter matches {atom.phrase or '(nothing)'!r}")
+            continue
+        atom.param, atom.label = resolved
+
+
+def _has_noun(phrase: str) -> bool:
+    return any(w.lower() not in ("the", "a", "an", "it", "its", "either", "both", "then")
+               for w in phrase.split())
+
+
+# ---------------------------------------------------------------- structure
+
+
+def _structure(tokens: list[Token], atoms: list[FoundAtom]) -> list[object]:
+    """Atoms interleaved with 'and'/'or'/'andnot' and '('/')' from the words between them."""
+    items: list[object] = [atoms[0]]
+    open_either = False
+    open_unless = 0
+    for n in range(1, len(atoms)):
+        between = [t.low for t in tokens[atoms[n - 1].last + 1:_phrase_start(tokens, atoms, n)]]
+        if "unless" in between or "except" in between:
+            if open_either:
+                items.append(")")
+                open_either = False
+            items.extend(["andnot", "("])
+            open_unless += 1
+        elif "or" in between or "nor" in between:
+            items.append("or")
+        else:
+            if open_either:
+                items.append(")")
+                open_either = False
+            items.append("and")
+        if "either" in between:
+            items.append("(")
+            open_either = True
+        items.append(atoms[n])
+    if open_either:
+        items.append(")")
+    items.extend([")"] * open_unless)
+    return items
+
+
+def _build(items: list[object]) -> Condition:
+    pos = 0
+
+    def expr() -> Condition:
+        nonlocal pos
+        terms = [term()]
+        while pos < len(items) and items[pos] == "or":
+            pos += 1
+            terms.append(term())
+        return terms[0] if len(terms) == 1 else AnyOf(tuple(terms))
+
+    def term() -> Condition:
+        nonlocal pos
+        factors = [factor()]
+        while pos < len(items) and items[pos] in ("and", "andnot"):
+            negate = items[pos] == "andnot"
+            pos += 1
+            item = factor()
+            factors.append(Not(item) if negate else item)
+        return factors[0] if len(factors) == 1 else All(tuple(factors))
+
+    def factor() -> Condition:
+        nonlocal pos
+        item = items[pos]
+        pos += 1
+        if item == "(":
+            inner = expr()
+            if pos < len(items) and items[pos] == ")":
+                pos += 1
+            return inner
+        assert isinstance(item, FoundAtom) and item.param is not None
+        return Atom(item.param, item.op, item.value, item.unit.symbol if item.unit else None,
+                    item.label)
+
+    return expr()

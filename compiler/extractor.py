@@ -1,0 +1,382 @@
+"""The deterministic offline extractor: statements -> rule objects, no LLM.
+
+Each statement is read in one of a few shapes: an if-then rule ("If C, do A",
+"Do A if C"), a constraint that fires when violated ("X must not exceed N",
+"Maximum X: N", "Applicants younger than 18 years are not eligible"), an
+exclusion ("Do not A and B at the same time"), a step of a numbered procedure,
+or a descriptive sentence that yields no rule.  What it cannot read but looks
+like a rule is reported with file, line and reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+from rulec.compiler.conditions import ParsedCondition, parse_condition, tokenize, _find_atoms
+from rulec.compiler.parameters import ParameterTable
+from rulec.compiler.rules import Atom, Condition, Not, Rule, Step
+from rulec.compiler.statements import Statement
+from rulec.compiler.units import Unit
+
+_LEADING_CONDITIONAL = re.compile(
+    r"^(?:if|when|whenever|once|while|whilst|should|in case|as soon as|in the event that|"
+    r"where|any time|each time)\b\s*",
+    re.IGNORECASE,
+)
+_MID_CONDITIONAL = re.compile(
+    r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|in case|in the event that)\s+",
+    re.IGNORECASE,
+)
+_UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)\b\s+",
+                     re.IGNORECASE)
+_RULE_WORDS = re.compile(
+    r"\b(must|shall|should|require[sd]?|needs? to|has to|have to|not (?:be )?(?:eligible|"
+    r"permitted|allowed)|prohibited|forbidden|do not|don't|never|cannot|can't|may not|"
+    r"is to|are to|is limited|are limited|maximum|minimum|max\.?|min\.?|limit)\b",
+    re.IGNORECASE,
+)
+_MAX_MIN = re.compile(
+    r"^(?:the\s+)?(?P<kind>maximum|max\.?|upper limit(?: of| for)?|minimum|min\.?|"
+    r"lower limit(?: of| for)?)\s+(?P<phrase>[^:=]+?)\s*(?::|=|\bis\b|\bshall be\b|"
+    r"\bmust be\b|\bof\b)\s*(?P<rest>[+\-−]?\d.*)$",
+    re.IGNORECASE,
+)
+_EXCLUSION_IMPERATIVE = re.compile(
+    r"^(?:do not|don't|never|you must not|must not)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+"
+    r"(?:at the same time|simultaneously|together|concurrently|at once)\W*$",
+    re.IGNORECASE,
+)
+_EXCLUSION_PASSIVE = re.compile(
+    r"^(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:must|shall|should|may|can)\s*(?:not|never)\s+"
+    r"(?P<verb>(?:be\s+)?\w+)(?:\s+\w+)?\s+(?:at the same time|simultaneously|together|"
+    r"concurrently|at once)\W*$",
+    re.IGNORECASE,
+)
+_EXCLUSION_COEXIST = re.compile(
+    r"^(?P<a>.+?)\s+(?:cannot|must not|shall not|may not)\s+(?:coexist|be combined) with\s+"
+    r"(?P<b>.+?)\W*$|^(?P<a2>.+?)\s+and\s+(?P<b2>.+?)\s+are mutually exclusive\W*$",
+    re.IGNORECASE,
+)
+_REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\]?\s*[:.)\-–]?\s+")
+_MARKUP = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
+_SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory)\s*[:!-]\s*", re.IGNORECASE)
+_WARNING_WORDS = re.compile(
+    r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
+    r"critical|scram|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
+_CAUTION_WORDS = re.compile(
+    r"\b(caution|notify|alert|reduce|stop|lock|reject|not eligible|must|shall|do not|never|"
+    r"limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(the|a|an|all|any|both|each)\b", re.IGNORECASE)
+
+
+@dataclass
+class Problem:
+    """A statement that looks like a rule but could not be read."""
+
+    file: str
+    line: int
+    reason: str
+    text: str
+    fatal: bool = True  # False: a note (the rule was still made)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.reason}: {self.text[:90]}"
+
+
+@dataclass
+class Extraction:
+    rules: list[Rule] = field(default_factory=list)
+    descriptive: list[Statement] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def extract(statements: list[Statement], params: ParameterTable) -> Extraction:
+    """Turn the statements of one document into rule objects."""
+    out = Extraction()
+    used_ids: set[str] = set()
+    procedure_items = _procedure_blocks(statements)
+    for index, st in enumerate(statements):
+        if index in procedure_items or st.kind in ("heading", "title"):
+            continue
+        _extract_statement(st, params, out, used_ids)
+    for title, items in _procedures(statements, procedure_items):
+        source = _source(title)
+        rule = Rule(
+            id=_unique(_make_id("P", title.text), used_ids), kind="procedure", source=source,
+            title=_clean(title.text).rstrip(":").strip(),
+            steps=tuple(Step(_clean(s.text), _source(s)) for s in items),
+        )
+        out.rules.append(rule)
+    return out
+
+
+# ---------------------------------------------------------------- procedures
+
+
+def _procedure_blocks(statements: list[Statement]) -> dict[int, int]:
+    """Indexes of numbered items that are procedure steps (not rules), -> block number."""
+    steps: dict[int, int] = {}
+    by_block: dict[int, list[int]] = {}
+    for i, st in enumerate(statements):
+        if st.kind == "item" and st.number is not None:
+            by_block.setdefault(st.block, []).append(i)
+    for block, indexes in by_block.items():
+        plain = [i for i in indexes if not _looks_like_rule(statements[i].text)]
+        if len(plain) >= 2:
+            for i in plain:
+                steps[i] = block
+    return steps
+
+
+def _procedures(
+    statements: list[Statement], steps: dict[int, int]
+) -> list[tuple[Statement, list[Statement]]]:
+    out: list[tuple[Statement, list[Statement]]] = []
+    seen: set[int] = set()
+    for i in sorted(steps):
+        block = steps[i]
+        if block in seen:
+            continue
+        seen.add(block)
+        items = [statements[k] for k in sorted(steps) if steps[k] == block]
+        title = None
+        for k in range(i - 1, -1, -1):
+            if statements[k].kind in ("title", "heading"):
+                title = statements[k]
+                break
+            if statements[k].kind == "sentence":
+                break
+        out.append((title or items[0], items))
+    return out
+
+
+def _looks_like_rule(text: str) -> bool:
+    cleaned = _clean(text)
+    if _LEADING_CONDITIONAL.match(cleaned) or _MID_CONDITIONAL.search(cleaned):
+        return bool(_find_atoms(tokenize(cleaned), set()))
+    return bool(_RULE_WORDS.search(cleaned)) and bool(_find_atoms(tokenize(cleaned), set()))
+
+
+# ---------------------------------------------------------------- one statement
+
+
+def _extract_statement(
+    st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str]
+) -> None:
+    text = _clean(st.text)
+    req = _REQ_ID.match(text)
+    req_id = None
+    if req and re.search(r"\d", req.group("id")):
+        req_id, text = req.group("id"), text[req.end():]
+    severity_word = None
+    prefix = _SEVERITY_PREFIX.match(text)
+    if prefix:
+        severity_word = prefix.group(1).lower()
+        text = text[prefix.end():]
+    body = text.rstrip().rstrip(".!;").rstrip()
+
+    exclusion = _exclusion(body)
+    if exclusion is not None:
+        rule = Rule(
+            id=_unique(req_id or _make_id("R", st.text), used_ids), kind="exclusion",
+            source=_source(st), severity=_severity(body, "exclusion", severity_word),
+            actions=exclusion,
+        )
+        out.rules.append(rule)
+        return
+
+    shape = _shape(body)
+    if shape is None:
+        out.descriptive.append(st)
+        return
+    kind, cond_text, action, subject_mode = shape
+    parsed = parse_condition(cond_text, params.resolve, _by_unit(params))
+    if parsed.condition is None:
+        if kind == "if_then" or parsed.atoms:
+            reason = "; ".join(parsed.problems) or "condition not understood"
+            out.problems.append(Problem(st.file, st.line, reason, st.text))
+        else:
+            out.descriptive.append(st)
+        return
+    condition: Condition = parsed.condition
+    if subject_mode:
+        action = _remainder_action(cond_text, parsed)
+        if parsed.requirement:
+            kind = "constraint"
+        elif _PROHIBITION.match(body):
+            kind, action = "constraint", body
+        elif _RULE_WORDS.search(action):
+            kind = "constraint" if re.search(
+                r"\b(not|never|cannot|prohibited|forbidden)\b", action, re.IGNORECASE
+            ) else "if_then"
+        else:
+            out.descriptive.append(st)
+            return
+    if parsed.requirement:
+        condition = Not(condition)
+        kind = "constraint"
+        action = action or body
+    if kind == "constraint" and not action:
+        action = body
+    if not action:
+        out.problems.append(Problem(st.file, st.line, "no action found", st.text))
+        return
+    rule = Rule(
+        id=_unique(req_id or _make_id("R", st.text), used_ids),
+        kind=kind,
+        source=_source(st),
+        severity=_severity(body, kind, severity_word),
+        condition=condition,
+        action=action,
+        template="{condition}: " + _sentence_case(action) + ".",
+    )
+    if parsed.duration is not None:
+        rule.duration_s = parsed.duration.seconds
+        rule.duration_inclusive = parsed.duration.inclusive
+    rule.notes.extend(parsed.problems)
+    for note in parsed.problems:
+        out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False))
+    out.rules.append(rule)
+
+
+def _shape(body: str) -> tuple[str, str, str, bool] | None:
+    """(kind, condition text, action text, action-follows-condition) or None if descriptive."""
+    lead = _LEADING_CONDITIONAL.match(body)
+    unless_text = ""
+    if lead:
+        rest = body[lead.end():]
+        cond, action = _split_condition_action(rest)
+        unless = _UNLESS.search(action)
+        if unless:
+            unless_text = " unless " + action[unless.end():]
+            action = action[:unless.start()]
+        return "if_then", cond + unless_text, _strip_then(action), False
+    mid = _MID_CONDITIONAL.search(body)
+    if mid and mid.start() > 0 and _find_atoms(tokenize(body[mid.end():]), set()):
+        action = body[:mid.start()]
+        return "if_then", body[mid.end():], action.strip(" ,"), False
+    maxmin = _MAX_MIN.match(body)
+    if maxmin:
+        op = "exceeds" if maxmin.group("kind").lower().startswith(("max", "upper")) else "is below"
+        cond = f"{maxmin.group('phrase')} {op} {maxmin.group('rest')}"
+        return "constraint", cond, body, False
+    if _RULE_WORDS.search(body) and _find_atoms(tokenize(body), set()):
+        return "if_then", body, "", True
+    return None
+
+
+def _split_condition_action(rest: str) -> tuple[str, str]:
+    """Where the condition ends: the first comma after which no comparison follows."""
+    for match in re.finditer(r",(?!\d{3})\s*|\s+then\s+", rest):
+        after = rest[match.end():]
+        segment = re.split(r",(?!\d{3})", after, maxsplit=1)[0]
+        unless = _UNLESS.search(segment)
+        if unless:
+            segment = segment[:unless.start()]
+        if re.match(r"(and|or|while|with|unless|either|nor)\b", segment.strip(), re.IGNORECASE):
+            continue
+        if _find_atoms(tokenize(segment), set()):
+            continue
+        return rest[:match.start()], after
+    return rest, ""
+
+
+def _strip_then(action: str) -> str:
+    return re.sub(r"^(then)\s+", "", action.strip(), flags=re.IGNORECASE).strip(" ,")
+
+
+def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
+    """`Patients with X above N require Y` -> `Patients require Y`."""
+    after = cond_text[parsed.end:].strip(" ,")
+    after = re.sub(r"^(?:\([^)]*\)\s*)", "", after)
+    subject = cond_text[:parsed.start].strip()
+    subject = re.sub(r"\b(with|having|who have|whose|that have|where)\s*$", "", subject,
+                     flags=re.IGNORECASE).strip(" ,")
+    if after and subject and not _ARTICLE.match(after):
+        return f"{subject} {after}"
+    return after
+
+
+def _exclusion(body: str) -> tuple[str, ...] | None:
+    if re.search(r"\d", body) and _find_atoms(tokenize(body), set()):
+        return None
+    match = _EXCLUSION_IMPERATIVE.match(body)
+    if match:
+        a, b = match.group("a").strip(), match.group("b").strip()
+        verb = a.split()[0] if a.split() else ""
+        if _ARTICLE.match(b) and verb and not _ARTICLE.match(a):
+            b = f"{verb} {b}"
+        return (a, b)
+    match = _EXCLUSION_PASSIVE.match(body)
+    if match:
+        verb = re.sub(r"^be\s+", "", match.group("verb"))
+        return (f"{verb} {match.group('a').strip()}", f"{verb} {match.group('b').strip()}")
+    match = _EXCLUSION_COEXIST.match(body)
+    if match:
+        a = match.group("a") or match.group("a2")
+        b = match.group("b") or match.group("b2")
+        return (a.strip(), b.strip())
+    return None
+
+
+def _by_unit(params: ParameterTable):  # type: ignore[no-untyped-def]
+    def resolve(unit: Unit) -> tuple[str, str] | None:
+        return params.resolve_by_unit(unit.dimension)
+
+    return resolve
+
+
+# ---------------------------------------------------------------- small parts
+
+
+def _clean(text: str) -> str:
+    text = _MARKUP.sub("", text)
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)  # markdown links
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
+
+
+def _severity(text: str, kind: str, explicit: str | None) -> str:
+    if explicit in ("warning", "caution", "advisory"):
+        return explicit
+    if _WARNING_WORDS.search(text):
+        return "warning"
+    if kind in ("constraint", "exclusion") or _CAUTION_WORDS.search(text):
+        return "caution"
+    return "advisory"
+
+
+def _sentence_case(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _source(st: Statement) -> dict[str, object]:
+    out: dict[str, object] = {"file": st.file, "line": st.line, "text": st.text}
+    if st.section:
+        out["section"] = st.section
+    return out
+
+
+def _make_id(prefix: str, text: str) -> str:
+    folded = re.sub(r"\s+", " ", text).strip().lower()
+    return f"{prefix}-{hashlib.sha256(folded.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _unique(rule_id: str, used: set[str]) -> str:
+    candidate, n = rule_id, 2
+    while candidate in used:
+        candidate, n = f"{rule_id}-{n}", n + 1
+    used.add(candidate)
+    return candidate
+
+
+def atoms_of(condition: Condition) -> list[Atom]:
+    """Every comparison in a condition tree, in reading order."""
+    if isinstance(condition, Atom):
+        return [condition]
+    if isinstance(condition, Not):
+        return atoms_of(condition.item)
+    return [a for item in condition.items for a in atoms_of(item)]

@@ -1,0 +1,294 @@
+"""Split plain-text and markdown manuals into statements with provenance.
+
+A statement is one sentence, list item, heading or list title, with the file
+(relative to the folder given to the compiler), the 1-based line where it
+starts, and its text exactly as written (a statement wrapped over several lines
+is joined with single spaces, so it still stands in the file once whitespace is
+folded).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulec.runtime.errors import DocumentError
+
+SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown")
+
+_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_BULLET = re.compile(r"^(\s*)([-*+•])\s+(.*)$")
+_NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
+_STEP = re.compile(r"^(\s*)(step\s+(\d{1,3})\s*[:.)-])\s*(.*)$", re.IGNORECASE)
+_LETTERED = re.compile(r"^(\s*)([a-z])\)\s+(.*)$")
+_NUMBERED_HEADING = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+_SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)$")
+_ABBREVIATIONS = {
+    "e.g", "i.e", "approx", "fig", "vs", "ref", "sect", "para", "dr", "mr", "mrs", "cf",
+    "incl", "resp", "vol",
+}
+_JOINING_WORDS = {
+    "a", "an", "the", "and", "or", "of", "if", "when", "while", "with", "to", "at", "by",
+    "for", "in", "on", "is", "are", "be", "than", "between", "from", "unless", "not",
+}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One unit of a manual with its provenance."""
+
+    file: str
+    line: int
+    text: str
+    kind: str  # "sentence" | "heading" | "item" | "title"
+    section: str = ""
+    marker: str = ""  # list marker as written ("1.", "Step 2:", "-")
+    number: int | None = None  # the number of a numbered item
+    block: int = 0  # statements of one list share a block number
+
+
+@dataclass
+class _Line:
+    number: int
+    text: str
+
+
+def read_document_text(path: Path) -> str:
+    """Read a manual as UTF-8 (a BOM is accepted), failing with the file and line at fault."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DocumentError(
+            f"{path}:{line}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+            "save the manual as UTF-8"
+        ) from None
+
+
+def split_statements(text: str, file: str) -> list[Statement]:
+    """Split a document's text into statements (sentences, items, headings, titles)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[Statement] = []
+    section = ""
+    block = 0
+    para: list[_Line] = []
+    in_fence = False
+    prev_was_item = False
+
+    def flush_paragraph() -> None:
+        nonlocal para
+        if para:
+            out.extend(_sentences(para, file, section))
+            para = []
+
+    i = 0
+    while i < len(lines):
+        raw = lines[i].replace("\u00a0", " ").rstrip()
+        lineno = i + 1
+        i += 1
+        if _FENCE.match(raw):
+            flush_paragraph()
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if not raw.strip():
+            flush_paragraph()
+            continue
+        if _TABLE_RULE.match(raw) and "|" in raw:
+            continue
+        heading = _MD_HEADING.match(raw)
+        if heading:
+            flush_paragraph()
+            section = _strip_markup(heading.group(2))
+            out.append(Statement(file, lineno, heading.group(2).strip(), "heading", section))
+            prev_was_item = False
+            continue
+        item = _match_item(raw)
+        if item is not None:
+            indent, marker, number, body = item
+            nxt = _peek_nonblank(lines, i)
+            if number is not None and _looks_like_numbered_heading(body, nxt, prev_was_item):
+                flush_paragraph()
+                section = body.strip()
+                out.append(Statement(file, lineno, raw.strip(), "heading", section))
+                prev_was_item = False
+                continue
+            flush_paragraph()
+            if not prev_was_item:
+                block += 1
+            item_lines = [_Line(lineno, body)]
+            while i < len(lines) and _continues_item(lines[i], item_lines[-1].text):
+                item_lines.append(_Line(i + 1, lines[i].strip()))
+                i += 1
+            joined = " ".join(part.text.strip() for part in item_lines)
+            out.append(
+                Statement(file, lineno, joined, "item", section, marker.strip(), number, block)
+            )
+            prev_was_item = True
+            continue
+        numbered_heading = _NUMBERED_HEADING.match(raw)
+        if numbered_heading and not _SENTENCE_END.search(raw) and not raw.rstrip().endswith(":"):
+            flush_paragraph()
+            section = raw.strip()
+            out.append(Statement(file, lineno, raw.strip(), "heading", section))
+            prev_was_item = False
+            continue
+        stripped = raw.strip()
+        if not para and _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+            section = stripped
+            out.append(Statement(file, lineno, stripped, "heading", section))
+            prev_was_item = False
+            continue
+        if para and not _joins_previous(para[-1].text, stripped):
+            flush_paragraph()
+            if _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+                section = stripped
+                out.append(Statement(file, lineno, stripped, "heading", section))
+                prev_was_item = False
+                continue
+        para.append(_Line(lineno, stripped))
+        if stripped.endswith(":"):
+            # A list title ("To perform a normal shutdown:") is its own statement.
+            flush_paragraph()
+        prev_was_item = False
+    flush_paragraph()
+    return out
+
+
+def _match_item(raw: str) -> tuple[str, str, int | None, str] | None:
+    step = _STEP.match(raw)
+    if step:
+        return step.group(1), step.group(2), int(step.group(3)), step.group(4)
+    numbered = _NUMBERED.match(raw)
+    if numbered:
+        return numbered.group(1), numbered.group(2) + raw[numbered.end(2)], int(
+            numbered.group(2)
+        ), numbered.group(3)
+    bullet = _BULLET.match(raw)
+    if bullet:
+        return bullet.group(1), bullet.group(2), None, bullet.group(3)
+    lettered = _LETTERED.match(raw)
+    if lettered:
+        return lettered.group(1), lettered.group(2) + ")", None, lettered.group(3)
+    return None
+
+
+def _peek_nonblank(lines: list[str], i: int) -> str | None:
+    """The next line if it is not blank (a blank line ends a paragraph)."""
+    if i < len(lines) and lines[i].strip():
+        return lines[i].strip()
+    return None
+
+
+def _looks_like_numbered_heading(body: str, nxt: str | None, prev_was_item: bool) -> bool:
+    """`1. Thermal limits` followed by prose is a heading; `1. Close the valve.` is a step."""
+    text = body.strip()
+    if _SENTENCE_END.search(text) or text.endswith((":", ",", ";")):
+        return False
+    if len(text.split()) > 6 or prev_was_item:
+        return False
+    if nxt is None:
+        return True
+    return _match_item(nxt) is None
+
+
+def _continues_item(next_raw: str, last: str) -> bool:
+    """A wrapped list item continues on indented lines or lines that cannot start a statement."""
+    if not next_raw.strip() or _match_item(next_raw) or _MD_HEADING.match(next_raw):
+        return False
+    if next_raw.startswith((" ", "\t")):
+        return True
+    return not _SENTENCE_END.search(last.strip()) and _starts_continuation(next_raw.strip())
+
+
+def _starts_continuation(text: str) -> bool:
+    first = text[:1]
+    return bool(first) and (first.islower() or first.isdigit() or first in "(°%,;-–+")
+
+
+def _joins_previous(prev: str, current: str) -> bool:
+    """Whether `current` continues the statement begun on the previous line."""
+    if _SENTENCE_END.search(prev) or prev.endswith(":"):
+        # A new sentence on the next line still belongs to the paragraph.
+        return True
+    if _starts_continuation(current):
+        return True
+    last_word = prev.rsplit(None, 1)[-1].lower().strip(",;")
+    if prev.endswith((",", ";")) or last_word in _JOINING_WORDS:
+        return True
+    return len(prev) >= 50
+
+
+def _is_plain_heading(text: str, nxt: str | None, lines: list[str], i: int) -> bool:
+    """A short line without closing punctuation, standing before a new statement."""
+    if _SENTENCE_END.search(text) or text.endswith((":", ",", ";")):
+        return False
+    words = text.split()
+    if not words or len(words) > 10 or len(text) >= 70:
+        return False
+    if nxt is None:
+        return True
+    if _starts_continuation(nxt):
+        return False
+    last_word = words[-1].lower()
+    return last_word not in _JOINING_WORDS
+
+
+def _strip_markup(text: str) -> str:
+    return re.sub(r"[*_`]+", "", text).strip()
+
+
+def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
+    """Split a paragraph into sentences, each keeping the line it starts on."""
+    text = ""
+    starts: list[tuple[int, int]] = []  # (offset in text, line number)
+    for part in para:
+        if text:
+            text += " "
+        starts.append((len(text), part.number))
+        text += part.text
+    out: list[Statement] = []
+    begin = 0
+    for end in _sentence_ends(text):
+        piece = text[begin:end].strip()
+        if piece:
+            offset = begin + (len(text[begin:end]) - len(text[begin:end].lstrip()))
+            out.append(Statement(file, _line_at(starts, offset), piece, "sentence", section))
+        begin = end
+    rest = text[begin:].strip()
+    if rest:
+        offset = begin + (len(text[begin:]) - len(text[begin:].lstrip()))
+        kind = "title" if rest.endswith(":") else "sentence"
+        out.append(Statement(file, _line_at(starts, offset), rest, kind, section))
+    return out
+
+
+def _sentence_ends(text: str) -> list[int]:
+    ends: list[int] = []
+    for match in re.finditer(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])", text):
+        before = text[: match.start()]
+        word = re.search(r"([A-Za-z.]+)$", before)
+        if match.group(0).startswith(".") and word:
+            token = word.group(1).lower().rstrip(".")
+            if token in _ABBREVIATIONS:
+                continue
+        ends.append(match.end())
+    return ends
+
+
+def _line_at(starts: list[tuple[int, int]], offset: int) -> int:
+    line = starts[0][1]
+    for start, number in starts:
+        if start <= offset:
+            line = number
+        else:
+            break
+    return line

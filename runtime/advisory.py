@@ -1,0 +1,107 @@
+"""Advisory text: a rule's template filled with the live values that fired it.
+
+A template holds `{condition}` (the comparisons of the box that contains the
+state, in words: "chamber temperature 820 °C is above 600 °C") and may name
+parameters directly (`{chamber_temperature}` -> "820 °C").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from rulec.runtime.bundle import Bundle, RuleSpec
+
+_DISPLAY_UNITS = {
+    "degC": "°C",
+    "degF": "°F",
+    "percent": "%",
+    "count": "",
+    "ohm": "Ω",
+    "kOhm": "kΩ",
+    "MOhm": "MΩ",
+}
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def format_value(value: float) -> str:
+    """Shortest faithful text of a number: 820.0 -> "820", 38.45 -> "38.45"."""
+    if math.isnan(value):
+        return "unknown"
+    if math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def with_unit(value: float, unit: str) -> str:
+    shown = _DISPLAY_UNITS.get(unit, unit)
+    text = format_value(value)
+    if not shown:
+        return text
+    return f"{text}{shown}" if shown == "%" else f"{text} {shown}"
+
+
+def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False) -> str:
+    """The comparisons of one box with live values: in words, or as arithmetic evidence."""
+    b = bundle.boxes
+    parts = []
+    for c in range(int(b.start[box]), int(b.start[box + 1])):
+        axis = int(b.axis[c])
+        param = bundle.parameters[axis]
+        lo, hi, flags = float(b.lo[c]), float(b.hi[c]), int(b.flags[c])
+        value = float(x[axis])
+        if symbolic:
+            parts.append(_arithmetic(param.name, value, lo, hi, flags))
+            continue
+        label = param.aliases[0] if param.aliases else param.name.replace("_", " ")
+        parts.append(
+            f"{label} {with_unit(value, param.unit)} {_relation(lo, hi, flags, param.unit)}"
+        )
+    return " and ".join(parts)
+
+
+def _relation(lo: float, hi: float, flags: int, unit: str) -> str:
+    lo_incl, hi_incl = bool(flags & 1), bool(flags & 2)
+    if math.isinf(hi) and not math.isinf(lo):
+        return f"is {'at or above' if lo_incl else 'above'} {with_unit(lo, unit)}"
+    if math.isinf(lo) and not math.isinf(hi):
+        return f"is {'at or below' if hi_incl else 'below'} {with_unit(hi, unit)}"
+    if math.isinf(lo) and math.isinf(hi):
+        return "is present"
+    if lo == hi:
+        return f"is at {with_unit(lo, unit)}"
+    if lo_incl and hi_incl:
+        return f"is between {with_unit(lo, unit)} and {with_unit(hi, unit)}"
+    low = "from" if lo_incl else "above"
+    high = "up to" if hi_incl else "below"
+    return f"is {low} {with_unit(lo, unit)} {high} {with_unit(hi, unit)}"
+
+
+def _arithmetic(name: str, value: float, lo: float, hi: float, flags: int) -> str:
+    v = format_value(value)
+    parts = []
+    if not math.isinf(lo):
+        parts.append(f"{v} {'>=' if flags & 1 else '>'} {format_value(lo)}")
+    if not math.isinf(hi):
+        parts.append(f"{v} {'<=' if flags & 2 else '<'} {format_value(hi)}")
+    return f"{name}: " + " and ".join(parts or [f"{v} present"])
+
+
+def render_advisory(bundle: Bundle, rule: RuleSpec, condition_words: str, x: np.ndarray) -> str:
+    """Fill the rule's template; an unknown placeholder is left as written."""
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name == "condition":
+            return condition_words
+        index = bundle.param_index.get(name)
+        if index is None:
+            return match.group(0)
+        return with_unit(float(x[index]), bundle.parameters[index].unit)
+
+    text = _PLACEHOLDER.sub(fill, rule.template or "{condition}: " + rule.action)
+    return text[:1].upper() + text[1:]
