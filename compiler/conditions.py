@@ -297,7 +297,10 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
     tok = tokens[i]
     assert tok.value is not None
     for pattern, op in _POSTFIX_OPS:
-        if words[i + 1:i + 1 + len(pattern)] == list(pattern):
+        after = i + 1 + len(pattern)
+        if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than"):
+            continue  # "80 °C or below 5 °C" is a second comparison, not "80 or below"
+        if words[i + 1:after] == list(pattern):
             first = i
             if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
                 first = i - 1

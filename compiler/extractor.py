@@ -260,8 +260,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         return "if_then", body[mid.end():], action.strip(" ,"), False
     maxmin = _MAX_MIN.match(body)
     if maxmin:
-        op = "exceeds" if maxmin.group("kind").lower().startswith(("max", "upper")) else "is below"
-        cond = f"{maxmin.group('phrase')} {op} {maxmin.group('rest')}"
+        upper = maxmin.group("kind").lower().startswith(("max", "upper"))
+        verb = "must not exceed" if upper else "must not fall below"
+        cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
         return "constraint", cond, body, False
     if _RULE_WORDS.search(body) and _find_atoms(tokenize(body), set()):
         return "if_then", body, "", True

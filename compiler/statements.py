@@ -147,6 +147,13 @@ def split_statements(text: str, file: str) -> list[Statement]:
             out.append(Statement(file, lineno, stripped, "heading", section))
             prev_was_item = False
             continue
+        ends_sentence = bool(para) and bool(_SENTENCE_END.search(para[-1].text))
+        if ends_sentence and _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+            flush_paragraph()
+            section = stripped
+            out.append(Statement(file, lineno, stripped, "heading", section))
+            prev_was_item = False
+            continue
         if para and not _joins_previous(para[-1].text, stripped):
             flush_paragraph()
             if _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):

@@ -556,17 +556,26 @@ def parse_unit(text: str) -> Unit:
         return unit
     parts = re.split(r"\s*/\s*|\s+per\s+", key, flags=re.IGNORECASE)
     if len(parts) > 1:
-        found = [_lookup(p) for p in parts]
-        if all(u is not None and not u.is_plain for u in found):
-            result = found[0]
-            for u in found[1:]:
-                assert result is not None and u is not None
-                result = _quotient(result, u)
-            assert result is not None
-            return result
-        unknown = next(p for p, u in zip(parts, found, strict=True) if u is None)
-        raise UnitError(f"unknown unit {unknown!r} in {text!r}{_suggest(unknown)}")
+        return _parse_quotient(parts, text)
     raise UnitError(f"unknown unit {text!r}{_suggest(key)}")
+
+
+def _parse_quotient(parts: list[str], text: str) -> Unit:
+    """``a/b/c`` read left to right; a run of parts that is itself a unit ("km/h",
+    "m/s2") is taken whole, the longest run first."""
+    result: Unit | None = None
+    i = 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            unit = _lookup("/".join(parts[i:j]))
+            if unit is not None and not unit.is_plain:
+                result = unit if result is None else _quotient(result, unit)
+                i = j
+                break
+        else:
+            raise UnitError(f"unknown unit {parts[i]!r} in {text!r}{_suggest(parts[i])}")
+    assert result is not None
+    return result
 
 
 def _suggest(key: str) -> str:

@@ -57,7 +57,7 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
         if symbolic:
             parts.append(_arithmetic(param.name, value, lo, hi, flags))
             continue
-        label = param.aliases[0] if param.aliases else param.name.replace("_", " ")
+        label = param.name.replace("_", " ")
         parts.append(
             f"{label} {with_unit(value, param.unit)} {_relation(lo, hi, flags, param.unit)}"
         )
@@ -73,7 +73,7 @@ def _relation(lo: float, hi: float, flags: int, unit: str) -> str:
     if math.isinf(lo) and math.isinf(hi):
         return "is present"
     if lo == hi:
-        return f"is at {with_unit(lo, unit)}"
+        return f"has reached {with_unit(lo, unit)}"
     if lo_incl and hi_incl:
         return f"is between {with_unit(lo, unit)} and {with_unit(hi, unit)}"
     low = "from" if lo_incl else "above"
@@ -83,6 +83,8 @@ def _relation(lo: float, hi: float, flags: int, unit: str) -> str:
 
 def _arithmetic(name: str, value: float, lo: float, hi: float, flags: int) -> str:
     v = format_value(value)
+    if lo == hi:
+        return f"{name}: {v} == {format_value(lo)}"
     parts = []
     if not math.isinf(lo):
         parts.append(f"{v} {'>=' if flags & 1 else '>'} {format_value(lo)}")

@@ -1,0 +1,50 @@
+# Everything a fresh clone needs: `make demo` and `make test` create .venv themselves.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+OUT    := out
+DOMAINS := $(notdir $(patsubst %/,%,$(wildcard examples/manuals/*/)))
+
+.PHONY: help install install-test demo test test-native test-pure lint bench clean
+
+help:
+	@echo "make demo   - create .venv, install, compile the example manuals, run the paper's cases"
+	@echo "make test   - create .venv, install with test extras, run the suite on both backends"
+	@echo "make lint   - ruff and mypy"
+	@echo "make bench  - kernel benchmarks (see bench/README.md)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/build_kernel.py
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/build_kernel.py
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+demo: $(VENV)/.installed
+	@mkdir -p $(OUT)
+	@for d in $(DOMAINS); do \
+	  $(BIN)/rulec compile examples/manuals/$$d -o $(OUT)/$$d.bundle || exit 1; \
+	done
+	@$(BIN)/python examples/demo.py --bundles $(OUT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+	RULEC_PUREPYTHON=1 $(BIN)/python -m pytest -m "not wheel"
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check compiler runtime firmware_bridge csrc tests bench examples
+	$(BIN)/mypy compiler runtime
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/kernel_report.py
+
+clean:
+	rm -rf $(VENV) build $(OUT) *.egg-info runtime/_kernel*.so runtime/_kernel.c

@@ -1,0 +1,587 @@
+"""Load a rule bundle and validate its whole structure before anything uses it.
+
+The onboard runtime evaluates sensor states against these arrays in C with no bounds
+checks of its own, so every index, count and bound is checked here once, at load: a
+bundle either loads completely and consistently or is refused with a ``BundleError``
+naming the section and the problem (the last good bundle then keeps serving).  The
+numeric arrays become zero-copy, read-only numpy views of the decoded msgpack bins.
+The format is specified in ``docs/bundle-format.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+from rulec.runtime.bundle_format import decode_bundle, read_header
+from rulec.runtime.errors import BundleError
+
+__all__ = [
+    "RULE_KINDS",
+    "SEVERITIES",
+    "BoxArrays",
+    "Bundle",
+    "CnfArrays",
+    "CnfVariable",
+    "GraphArrays",
+    "GraphNode",
+    "ParameterSpec",
+    "RuleSpec",
+    "load_bundle",
+]
+
+RULE_KINDS = frozenset({"if_then", "constraint", "exclusion"})
+SEVERITIES = frozenset({"warning", "caution", "advisory"})
+
+_I4 = np.dtype("<i4")
+_F8 = np.dtype("<f8")
+_U1 = np.dtype("u1")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_SECTIONS = ("meta", "parameters", "rules", "boxes", "cnf", "graph", "procedures")
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """One sensed quantity; ``range_lo``/``range_hi`` are +-inf when the manual gives none."""
+
+    name: str
+    unit: str
+    aliases: tuple[str, ...]
+    range_lo: float
+    range_hi: float
+    deadband: float
+    max_age_s: float | None
+    channel: int | None
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule as the advisory layer needs it; ``source`` points back into the manual."""
+
+    id: str
+    kind: str
+    severity: str
+    action: str
+    template: str
+    condition_text: str
+    duration_s: float | None
+    duration_inclusive: bool
+    source: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CnfVariable:
+    """A propositional variable of the CNF section (DIMACS number = index + 1)."""
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    """A node of the property graph."""
+
+    kind: str
+    label: str
+
+
+def _arrays_equal(a: object, b: object, names: Iterable[str]) -> bool:
+    """Field-wise equality where numpy fields compare by content, not identity."""
+    if type(a) is not type(b):
+        return False
+    for name in names:
+        x, y = getattr(a, name), getattr(b, name)
+        if isinstance(x, np.ndarray):
+            if not (x.dtype == y.dtype and np.array_equal(x, y)):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class BoxArrays:
+    """Axis-aligned boxes in CSR form: box b owns constraints ``start[b]:start[b+1]``."""
+
+    rule: npt.NDArray[np.int32]
+    start: npt.NDArray[np.int32]
+    axis: npt.NDArray[np.int32]
+    lo: npt.NDArray[np.float64]
+    hi: npt.NDArray[np.float64]
+    flags: npt.NDArray[np.uint8]
+
+    @property
+    def n_boxes(self) -> int:
+        return int(self.rule.shape[0])
+
+    @property
+    def n_constraints(self) -> int:
+        return int(self.axis.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        return _arrays_equal(self, other, ("rule", "start", "axis", "lo", "hi", "flags"))
+
+
+@dataclass(frozen=True, eq=False)
+class CnfArrays:
+    """CNF clauses: clause i is ``literals[start[i]:start[i+1]]`` (DIMACS literals)."""
+
+    variables: tuple[CnfVariable, ...]
+    start: npt.NDArray[np.int32]
+    literals: npt.NDArray[np.int32]
+    clause_rule: npt.NDArray[np.int32]
+
+    @property
+    def n_clauses(self) -> int:
+        return int(self.clause_rule.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        return _arrays_equal(self, other, ("variables", "start", "literals", "clause_rule"))
+
+
+@dataclass(frozen=True, eq=False)
+class GraphArrays:
+    """Typed directed graph in CSR form: node n's edges are ``indptr[n]:indptr[n+1]``."""
+
+    nodes: tuple[GraphNode, ...]
+    edge_types: tuple[str, ...]
+    indptr: npt.NDArray[np.int32]
+    indices: npt.NDArray[np.int32]
+    etype: npt.NDArray[np.uint8]
+
+    @property
+    def n_edges(self) -> int:
+        return int(self.indices.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        return _arrays_equal(self, other, ("nodes", "edge_types", "indptr", "indices", "etype"))
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A fully validated bundle; built only by ``load_bundle``."""
+
+    digest: str
+    format_version: int
+    meta: dict[str, Any]
+    parameters: tuple[ParameterSpec, ...]
+    rules: tuple[RuleSpec, ...]
+    boxes: BoxArrays
+    cnf: CnfArrays
+    graph: GraphArrays
+    procedures: tuple[dict[str, Any], ...]
+    param_index: dict[str, int]
+    rule_index: dict[str, int]
+    alias_index: dict[str, int]
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_bundle(path_or_bytes: str | os.PathLike[str] | bytes | bytearray | memoryview) -> Bundle:
+    """Load a bundle from a path or from its bytes; any defect raises ``BundleError``."""
+    if isinstance(path_or_bytes, bytes | bytearray | memoryview):
+        data = bytes(path_or_bytes)
+    else:
+        data = _read_file(path_or_bytes)
+    payload = decode_bundle(data)
+    header = read_header(data)
+    return _build(payload, header.digest, header.format_version)
+
+
+def _read_file(path: str | os.PathLike[str]) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except IsADirectoryError as exc:
+        raise BundleError(f"cannot read bundle {os.fspath(path)!r}: it is a directory") from exc
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise BundleError(f"cannot read bundle {os.fspath(path)!r}: {reason}") from exc
+
+
+def _fail(where: str, what: str) -> NoReturn:
+    raise BundleError(f"{where}: {what}")
+
+
+def _map(
+    value: Any, where: str, required: Iterable[str], open_keys: bool = False
+) -> dict[str, Any]:
+    """Check ``value`` is a map with the required keys (and, unless open, no others)."""
+    if not isinstance(value, dict):
+        _fail(where, f"must be a map, found {type(value).__name__}")
+    req = tuple(required)
+    for key in req:
+        if key not in value:
+            _fail(where, f"missing key {key!r}")
+    if not open_keys:
+        extra = sorted(k for k in value if k not in req)
+        if extra:
+            _fail(where, f"unknown key {extra[0]!r} (not in format version 1)")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(where, f"must be an array, found {type(value).__name__}")
+    return value
+
+
+def _str(value: Any, where: str, nonempty: bool = False) -> str:
+    if not isinstance(value, str):
+        _fail(where, f"must be a str, found {type(value).__name__}")
+    if nonempty and not value:
+        _fail(where, "must not be empty")
+    return value
+
+
+def _int(value: Any, where: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(where, f"must be an int, found {type(value).__name__}")
+    if minimum is not None and value < minimum:
+        _fail(where, f"{value} is below the minimum {minimum}")
+    return value
+
+
+def _float(value: Any, where: str, minimum: float | None = None, finite: bool = True) -> float:
+    """A number (int accepted) that is never NaN; finite unless told otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        _fail(where, f"must be a number, found {type(value).__name__}")
+    x = float(value)
+    if math.isnan(x):
+        _fail(where, "is NaN")
+    if finite and math.isinf(x):
+        _fail(where, f"must be finite, found {x}")
+    if minimum is not None and x < minimum:
+        _fail(where, f"{x} is below the minimum {minimum}")
+    return x
+
+
+def _opt(value: Any, check: Any, where: str, **kw: Any) -> Any:
+    return None if value is None else check(value, where, **kw)
+
+
+def _source(value: Any, where: str) -> dict[str, Any]:
+    """Provenance: file, line, text required; page/section optional; others kept as-is."""
+    src = _map(value, where, ("file", "line", "text"), open_keys=True)
+    _str(src["file"], f"{where}.file")
+    _int(src["line"], f"{where}.line", minimum=0)
+    _str(src["text"], f"{where}.text")
+    if "page" in src:
+        _int(src["page"], f"{where}.page", minimum=0)
+    if "section" in src:
+        _str(src["section"], f"{where}.section")
+    return src
+
+
+def _hex(value: Any, where: str, length: int | None = None) -> str:
+    s = _str(value, where, nonempty=True)
+    if not _HEX.fullmatch(s):
+        _fail(where, f"{s!r} is not hexadecimal")
+    if length is not None and len(s) != length:
+        _fail(where, f"must have {length} hex digits, has {len(s)}")
+    return s
+
+
+def _unique(names: list[str], where: str, what: str) -> dict[str, int]:
+    index: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name in index:
+            _fail(where, f"duplicate {what} {name!r} at [{index[name]}] and [{i}]")
+        index[name] = i
+    return index
+
+
+def _array(section: dict[str, Any], key: str, dtype: np.dtype[Any], where: str) -> npt.NDArray[Any]:
+    """A zero-copy read-only view of a bin field; the byte length must fit the item size."""
+    raw = section[key]
+    if not isinstance(raw, bytes):
+        _fail(f"{where}.{key}", f"must be bin (raw bytes), found {type(raw).__name__}")
+    if len(raw) % dtype.itemsize:
+        _fail(
+            f"{where}.{key}",
+            f"{len(raw)} bytes is not a multiple of {dtype.itemsize} ({dtype.name})",
+        )
+    return np.frombuffer(raw, dtype=dtype)
+
+
+def _first(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _check_len(arr: np.ndarray, n: int, where: str, what: str) -> None:
+    if arr.shape[0] != n:
+        _fail(where, f"has {arr.shape[0]} entries, expected {n} ({what})")
+
+
+def _check_offsets(ptr: np.ndarray, n: int, total: int, where: str, strict: bool) -> None:
+    """CSR offsets: n+1 entries, 0 first, ``total`` last, non-decreasing (or increasing)."""
+    _check_len(ptr, n + 1, where, f"one more than the {n} rows")
+    if ptr[0] != 0:
+        _fail(where, f"must start at 0, starts at {int(ptr[0])}")
+    if ptr[-1] != total:
+        _fail(where, f"must end at {total} (the item count), ends at {int(ptr[-1])}")
+    step = np.diff(ptr.astype(np.int64))
+    bad = step <= 0 if strict else step < 0
+    if bad.any():
+        i = _first(bad)
+        kind = "increasing (every row needs at least one item)" if strict else "non-decreasing"
+        _fail(where, f"must be {kind}: [{i}] = {int(ptr[i])}, [{i + 1}] = {int(ptr[i + 1])}")
+
+
+def _check_range(arr: np.ndarray, lo: int, hi: int, where: str, what: str) -> None:
+    """Every value in lo..hi inclusive."""
+    wide = arr.astype(np.int64)  # no wrap-around when lo/hi exceed the item type
+    bad = (wide < lo) | (wide > hi)
+    if bad.any():
+        i = _first(bad)
+        _fail(where, f"[{i}] = {int(arr[i])} is out of range {lo}..{hi} ({what})")
+
+
+def _meta(value: Any, version: int) -> dict[str, Any]:
+    keys = ("compiler", "format", "bundle_id", "sources", "created_from")
+    meta = _map(value, "meta", keys, open_keys=True)
+    _str(meta["compiler"], "meta.compiler")
+    if _int(meta["format"], "meta.format") != version:
+        _fail("meta.format", f"{meta['format']} disagrees with header version {version}")
+    _hex(meta["bundle_id"], "meta.bundle_id")
+    for i, s in enumerate(_list(meta["sources"], "meta.sources")):
+        w = f"meta.sources[{i}]"
+        _map(s, w, ("file", "sha256"))
+        _str(s["file"], f"{w}.file")
+        _hex(s["sha256"], f"{w}.sha256", length=64)
+    _str(meta["created_from"], "meta.created_from")
+    return meta
+
+
+def _parameters(value: Any) -> tuple[ParameterSpec, ...]:
+    keys = ("name", "unit", "aliases", "range", "deadband", "max_age_s", "channel")
+    out = []
+    for i, p in enumerate(_list(value, "parameters")):
+        w = f"parameters[{i}]"
+        _map(p, w, keys)
+        aliases = tuple(
+            _str(a, f"{w}.aliases[{j}]", nonempty=True)
+            for j, a in enumerate(_list(p["aliases"], f"{w}.aliases"))
+        )
+        lo, hi = -math.inf, math.inf
+        if p["range"] is not None:
+            r = _list(p["range"], f"{w}.range")
+            if len(r) != 2:
+                _fail(f"{w}.range", f"must be [lo, hi], has {len(r)} items")
+            lo = _float(r[0], f"{w}.range[0]", finite=False)
+            hi = _float(r[1], f"{w}.range[1]", finite=False)
+            if lo > hi:
+                _fail(f"{w}.range", f"lo {lo} is above hi {hi}")
+        out.append(
+            ParameterSpec(
+                name=_str(p["name"], f"{w}.name", nonempty=True),
+                unit=_str(p["unit"], f"{w}.unit"),
+                aliases=aliases,
+                range_lo=lo,
+                range_hi=hi,
+                deadband=_float(p["deadband"], f"{w}.deadband", minimum=0.0),
+                max_age_s=_opt(p["max_age_s"], _float, f"{w}.max_age_s", minimum=0.0),
+                channel=_opt(p["channel"], _int, f"{w}.channel", minimum=0),
+            )
+        )
+    return tuple(out)
+
+
+def _name_indexes(params: tuple[ParameterSpec, ...]) -> tuple[dict[str, int], dict[str, int]]:
+    """Names and aliases share one namespace: a telemetry key must mean one parameter."""
+    param_index = _unique([p.name for p in params], "parameters", "name")
+    alias_index: dict[str, int] = {}
+    channels: dict[int, int] = {}
+    for i, p in enumerate(params):
+        for a in p.aliases:
+            other = param_index.get(a, alias_index.get(a))
+            if other is None:
+                alias_index[a] = i
+            elif other != i:
+                _fail(f"parameters[{i}].aliases", f"{a!r} already names parameters[{other}]")
+        if p.channel is not None:
+            if p.channel in channels:
+                _fail(
+                    f"parameters[{i}].channel",
+                    f"{p.channel} is already used by parameters[{channels[p.channel]}]",
+                )
+            channels[p.channel] = i
+    return param_index, alias_index
+
+
+def _rules(value: Any) -> tuple[RuleSpec, ...]:
+    keys = (
+        "id",
+        "kind",
+        "severity",
+        "action",
+        "template",
+        "condition_text",
+        "duration_s",
+        "duration_inclusive",
+        "source",
+    )
+    out = []
+    for i, r in enumerate(_list(value, "rules")):
+        w = f"rules[{i}]"
+        _map(r, w, keys)
+        kind = _str(r["kind"], f"{w}.kind")
+        if kind not in RULE_KINDS:
+            _fail(f"{w}.kind", f"{kind!r} is not one of {', '.join(sorted(RULE_KINDS))}")
+        severity = _str(r["severity"], f"{w}.severity")
+        if severity not in SEVERITIES:
+            _fail(f"{w}.severity", f"{severity!r} is not one of {', '.join(sorted(SEVERITIES))}")
+        inclusive = r["duration_inclusive"]
+        if not isinstance(inclusive, bool):
+            _fail(f"{w}.duration_inclusive", f"must be a bool, found {type(inclusive).__name__}")
+        out.append(
+            RuleSpec(
+                id=_str(r["id"], f"{w}.id", nonempty=True),
+                kind=kind,
+                severity=severity,
+                action=_str(r["action"], f"{w}.action"),
+                template=_str(r["template"], f"{w}.template"),
+                condition_text=_str(r["condition_text"], f"{w}.condition_text"),
+                duration_s=_opt(r["duration_s"], _float, f"{w}.duration_s", minimum=0.0),
+                duration_inclusive=inclusive,
+                source=_source(r["source"], f"{w}.source"),
+            )
+        )
+    return tuple(out)
+
+
+def _boxes(value: Any, n_rules: int, n_params: int) -> BoxArrays:
+    sec = _map(value, "boxes", ("rule", "start", "axis", "lo", "hi", "flags"))
+    rule = _array(sec, "rule", _I4, "boxes")
+    start = _array(sec, "start", _I4, "boxes")
+    axis = _array(sec, "axis", _I4, "boxes")
+    lo = _array(sec, "lo", _F8, "boxes")
+    hi = _array(sec, "hi", _F8, "boxes")
+    flags = _array(sec, "flags", _U1, "boxes")
+    n_cons = axis.shape[0]
+    for name, arr in (("lo", lo), ("hi", hi), ("flags", flags)):
+        _check_len(arr, n_cons, f"boxes.{name}", "one per constraint, like boxes.axis")
+    _check_offsets(start, rule.shape[0], n_cons, "boxes.start", strict=True)
+    _check_range(rule, 0, n_rules - 1, "boxes.rule", f"{n_rules} rules")
+    _check_range(axis, 0, n_params - 1, "boxes.axis", f"{n_params} parameters")
+    _check_range(flags, 0, 3, "boxes.flags", "bit0 lo inclusive, bit1 hi inclusive")
+    for name, arr in (("lo", lo), ("hi", hi)):
+        if np.isnan(arr).any():
+            _fail(f"boxes.{name}", f"[{_first(np.isnan(arr))}] is NaN")
+    checks = (
+        (lo > hi, "lo is above hi"),
+        (lo == np.inf, "lo is +inf, no finite value can satisfy it"),
+        (hi == -np.inf, "hi is -inf, no finite value can satisfy it"),
+        ((lo == hi) & (flags != 3), "lo == hi but not both bounds inclusive: empty interval"),
+    )
+    for mask, what in checks:
+        if mask.any():
+            c = _first(mask)
+            _fail("boxes", f"constraint [{c}] (lo {lo[c]}, hi {hi[c]}): {what}")
+    return BoxArrays(rule=rule, start=start, axis=axis, lo=lo, hi=hi, flags=flags)
+
+
+def _cnf(value: Any, n_rules: int) -> CnfArrays:
+    sec = _map(value, "cnf", ("variables", "start", "literals", "clause_rule"))
+    variables = []
+    for i, v in enumerate(_list(sec["variables"], "cnf.variables")):
+        w = f"cnf.variables[{i}]"
+        _map(v, w, ("name", "kind"))
+        variables.append(
+            CnfVariable(_str(v["name"], f"{w}.name", nonempty=True), _str(v["kind"], f"{w}.kind"))
+        )
+    _unique([v.name for v in variables], "cnf.variables", "name")
+    start = _array(sec, "start", _I4, "cnf")
+    literals = _array(sec, "literals", _I4, "cnf")
+    clause_rule = _array(sec, "clause_rule", _I4, "cnf")
+    # strict: an empty clause is unsatisfiable and would make every query "entailed".
+    _check_offsets(start, clause_rule.shape[0], literals.shape[0], "cnf.start", strict=True)
+    n_vars = len(variables)
+    if (literals == 0).any():
+        _fail("cnf.literals", f"[{_first(literals == 0)}] is 0 (literals are +v or -v, v >= 1)")
+    _check_range(literals, -n_vars, n_vars, "cnf.literals", f"{n_vars} variables")
+    _check_range(clause_rule, -1, n_rules - 1, "cnf.clause_rule", f"-1 or one of {n_rules} rules")
+    return CnfArrays(
+        variables=tuple(variables), start=start, literals=literals, clause_rule=clause_rule
+    )
+
+
+def _graph(value: Any) -> GraphArrays:
+    sec = _map(value, "graph", ("nodes", "edge_types", "indptr", "indices", "etype"))
+    nodes = []
+    for i, n in enumerate(_list(sec["nodes"], "graph.nodes")):
+        w = f"graph.nodes[{i}]"
+        _map(n, w, ("kind", "label"))
+        nodes.append(GraphNode(_str(n["kind"], f"{w}.kind"), _str(n["label"], f"{w}.label")))
+    edge_types = [
+        _str(t, f"graph.edge_types[{i}]", nonempty=True)
+        for i, t in enumerate(_list(sec["edge_types"], "graph.edge_types"))
+    ]
+    _unique(edge_types, "graph.edge_types", "edge type")
+    indptr = _array(sec, "indptr", _I4, "graph")
+    indices = _array(sec, "indices", _I4, "graph")
+    etype = _array(sec, "etype", _U1, "graph")
+    _check_offsets(indptr, len(nodes), indices.shape[0], "graph.indptr", strict=False)
+    _check_len(etype, indices.shape[0], "graph.etype", "one per edge, like graph.indices")
+    _check_range(indices, 0, len(nodes) - 1, "graph.indices", f"{len(nodes)} nodes")
+    _check_range(etype, 0, len(edge_types) - 1, "graph.etype", f"{len(edge_types)} edge types")
+    return GraphArrays(
+        nodes=tuple(nodes),
+        edge_types=tuple(edge_types),
+        indptr=indptr,
+        indices=indices,
+        etype=etype,
+    )
+
+
+def _procedures(value: Any) -> tuple[dict[str, Any], ...]:
+    out = []
+    for i, p in enumerate(_list(value, "procedures")):
+        w = f"procedures[{i}]"
+        _map(p, w, ("id", "title", "source", "steps"))
+        _str(p["id"], f"{w}.id", nonempty=True)
+        _str(p["title"], f"{w}.title")
+        _source(p["source"], f"{w}.source")
+        for j, s in enumerate(_list(p["steps"], f"{w}.steps")):
+            _map(s, f"{w}.steps[{j}]", ("text", "source"))
+            _str(s["text"], f"{w}.steps[{j}].text")
+            _source(s["source"], f"{w}.steps[{j}].source")
+        out.append(p)
+    _unique([p["id"] for p in out], "procedures", "id")
+    return tuple(out)
+
+
+def _build(payload: dict[str, Any], digest: str, version: int) -> Bundle:
+    """Validate every section, then assemble; nothing partial escapes on failure."""
+    _map(payload, "payload", _SECTIONS)
+    meta = _meta(payload["meta"], version)
+    parameters = _parameters(payload["parameters"])
+    param_index, alias_index = _name_indexes(parameters)
+    rules = _rules(payload["rules"])
+    rule_index = _unique([r.id for r in rules], "rules", "id")
+    boxes = _boxes(payload["boxes"], len(rules), len(parameters))
+    cnf = _cnf(payload["cnf"], len(rules))
+    graph = _graph(payload["graph"])
+    procedures = _procedures(payload["procedures"])
+    return Bundle(
+        digest=digest,
+        format_version=version,
+        meta=meta,
+        parameters=parameters,
+        rules=rules,
+        boxes=boxes,
+        cnf=cnf,
+        graph=graph,
+        procedures=procedures,
+        param_index=param_index,
+        rule_index=rule_index,
+        alias_index=alias_index,
+    )

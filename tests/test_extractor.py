@@ -1,0 +1,223 @@
+"""The offline extractor on the statement forms of the rule semantics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rulec.compiler.extractor import extract
+from rulec.compiler.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.rules import condition_to_json
+from rulec.compiler.statements import split_statements
+
+
+def table(*params: tuple[str, tuple[str, ...], str]) -> ParameterTable:
+    out = ParameterTable()
+    for name, aliases, unit in params:
+        out.add(ParameterInfo(name, aliases, unit))
+    return out
+
+
+PARAMS = table(
+    ("temp", ("temperature", "oil temperature"), "degC"),
+    ("pressure", ("pressure", "oil pressure"), "psi"),
+    ("speed", ("speed", "turbopump speed"), "rpm"),
+    ("age", ("applicant", "age"), "years"),
+    ("logins", ("failed login attempts",), "count"),
+    ("humidity", ("humidity",), "percent"),
+)
+
+
+def one(sentence: str, params: ParameterTable = PARAMS) -> dict[str, Any]:
+    found = extract(split_statements(sentence + "\n", "m.txt"), params)
+    assert not [p for p in found.problems if p.fatal], found.problems
+    assert len(found.rules) == 1, (sentence, found.rules, found.descriptive)
+    rule = found.rules[0]
+    out: dict[str, Any] = {"kind": rule.kind}
+    if rule.condition is not None:
+        out["cond"] = condition_to_json(rule.condition)
+    if rule.duration_s is not None:
+        out["duration"] = (float(rule.duration_s), rule.duration_inclusive)
+    out["action"] = rule.action
+    return out
+
+
+def atom(param: str, op: str, value: Any, unit: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"param": param, "op": op, "value": value}
+    if unit:
+        out["unit"] = unit
+    return out
+
+
+def stripped(cond: dict[str, Any]) -> dict[str, Any]:
+    """Drop labels so expectations stay short."""
+    if "all" in cond or "any" in cond:
+        key = "all" if "all" in cond else "any"
+        return {key: [stripped(c) for c in cond[key]]}
+    if "not" in cond:
+        return {"not": stripped(cond["not"])}
+    return {k: v for k, v in cond.items() if k != "label"}
+
+
+@pytest.mark.parametrize("sentence, op, value", [
+    ("If the temperature exceeds 80 °C, start the fan.", ">", 80),
+    ("If the temperature is above 80 °C, start the fan.", ">", 80),
+    ("If the temperature is greater than 80 °C, start the fan.", ">", 80),
+    ("If the temperature is more than 80 °C, start the fan.", ">", 80),
+    ("If the temperature rises above 80 °C, start the fan.", ">", 80),
+    ("When the temperature falls below -15 °C, start the heater.", "<", -15),
+    ("When the temperature drops below +5 °C, start the heater.", "<", 5),
+    ("If the temperature is less than 5.5 °C, start the heater.", "<", 5.5),
+    ("If the temperature is lower than 5 °C, start the heater.", "<", 5),
+    ("If the temperature is 80 °C or more, start the fan.", ">=", 80),
+    ("If the temperature is at least 80 °C, start the fan.", ">=", 80),
+    ("If the temperature is 80 °C or higher, start the fan.", ">=", 80),
+    ("If the temperature is not less than 80 °C, start the fan.", ">=", 80),
+    ("If the temperature is no less than 80 °C, start the fan.", ">=", 80),
+    ("If the temperature is ≥ 80 °C, start the fan.", ">=", 80),
+    ("If the temperature is 80 °C or less, start the heater.", "<=", 80),
+    ("If the temperature is at most 80 °C, start the heater.", "<=", 80),
+    ("If the temperature is 80 °C or lower, start the heater.", "<=", 80),
+    ("If the temperature is not more than 80 °C, start the heater.", "<=", 80),
+    ("If the temperature is ≤ 80 °C, start the heater.", "<=", 80),
+    ("If the failed login attempts reach 5, lock the account for 30 minutes.", "==", 5),
+    ("If the turbopump speed exceeds 30,000 rpm, reduce the throttle.", ">", 30000),
+    ("Start the fan if the temperature exceeds 80 °C.", ">", 80),
+])
+def test_comparison_words(sentence: str, op: str, value: float) -> None:
+    got = one(sentence)
+    assert got["kind"] == "if_then"
+    cond = stripped(got["cond"])
+    assert cond["op"] == op and cond["value"] == value
+
+
+@pytest.mark.parametrize("sentence, op, low, high", [
+    ("If the pressure is between 20 psi and 120 psi, log it.", "between", 20, 120),
+    ("If the pressure is between 20 and 120 psi, log it.", "between", 20, 120),
+    ("If the pressure is from 20 to 120 psi, log it.", "between", 20, 120),
+    ("If the pressure is within 20 to 120 psi, log it.", "between", 20, 120),
+    ("If the pressure is 20 to 120 psi, log it.", "between", 20, 120),
+    ("If the pressure is outside the range 20 to 120 psi, log it.", "outside", 20, 120),
+    ("If the pressure is outside 20 to 120 psi, log it.", "outside", 20, 120),
+])
+def test_ranges(sentence: str, op: str, low: float, high: float) -> None:
+    cond = stripped(one(sentence)["cond"])
+    assert (cond["op"], cond["value"]) == (op, [low, high])
+
+
+@pytest.mark.parametrize("sentence, fires_on", [
+    ("The humidity must not exceed 70 %.", atom("humidity", "<=", 70, "percent")),
+    ("The oil pressure shall remain between 20 psi and 120 psi.",
+     atom("pressure", "between", [20, 120], "psi")),
+    ("The oil pressure shall be kept between 20 psi and 120 psi.",
+     atom("pressure", "between", [20, 120], "psi")),
+    ("The temperature must stay below 90 °C.", atom("temp", "<", 90, "degC")),
+    ("Maximum oil temperature: 120 °C.", atom("temp", "<=", 120, "degC")),
+    ("The maximum oil temperature is 120 °C.", atom("temp", "<=", 120, "degC")),
+])
+def test_constraints_fire_on_violation(sentence: str, fires_on: dict[str, Any]) -> None:
+    got = one(sentence)
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == {"not": fires_on}
+
+
+def test_prohibition_and_eligibility_fire_as_written() -> None:
+    got = one("Do not operate the pump above 3,000 rpm.")
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == atom("speed", ">", 3000, "rpm")
+    got = one("Applicants younger than 18 years are not eligible.")
+    cond = stripped(got["cond"])
+    assert (cond["param"], cond["op"], cond["value"]) == ("age", "<", 18)
+
+
+def test_and_or_while_with_unless_nesting() -> None:
+    t80 = atom("temp", ">", 80, "degC")
+    p20 = atom("pressure", "<", 20, "psi")
+    h70 = atom("humidity", ">", 70, "percent")
+    assert stripped(one("If the temperature exceeds 80 °C and the pressure is below 20 psi, "
+                        "stop.")["cond"]) == {"all": [t80, p20]}
+    assert stripped(one("If the temperature exceeds 80 °C while the pressure is below 20 psi, "
+                        "stop.")["cond"]) == {"all": [t80, p20]}
+    assert stripped(one("If the temperature exceeds 80 °C or the pressure is below 20 psi, "
+                        "stop.")["cond"]) == {"any": [t80, p20]}
+    assert stripped(one("If the temperature exceeds 80 °C, stop unless the pressure is below "
+                        "20 psi.")["cond"]) == {"all": [t80, {"not": p20}]}
+    assert stripped(one("If the temperature exceeds 80 °C and either the pressure is below 20 "
+                        "psi or the humidity exceeds 70 %, stop.")["cond"]) == {
+        "all": [t80, {"any": [p20, h70]}]}
+    assert stripped(one("If the temperature is above 80 °C or below 5 °C, stop.")["cond"]) == {
+        "any": [t80, atom("temp", "<", 5, "degC")]}
+
+
+def test_subject_with_condition_and_postfix_comparisons() -> None:
+    got = one("Patients with a temperature above 38 °C require a review before discharge.")
+    assert stripped(got["cond"]) == atom("temp", ">", 38, "degC")
+    assert got["action"] == "Patients require a review before discharge"
+    got = one("A patient with a temperature of 38.5 °C or higher must not be discharged.")
+    assert stripped(got["cond"]) == atom("temp", ">=", 38.5, "degC")
+
+
+def test_durations() -> None:
+    got = one("If the turbopump speed exceeds 30,000 rpm for more than 2 seconds, reduce it.")
+    assert got["duration"] == (2.0, False)
+    got = one("If the temperature stays above 8 °C for more than 15 minutes, move the stock.")
+    assert got["duration"] == (900.0, False)
+    assert stripped(got["cond"]) == atom("temp", ">", 8, "degC")
+    got = one("If the pressure remains below 10 psi for more than 1.5 h, call the engineer.")
+    assert got["duration"] == (5400.0, False)
+
+
+def test_numbers_in_identifiers_are_not_thresholds() -> None:
+    found = extract(split_statements("REQ-BMS-001: If the temperature exceeds 45 °C, stop "
+                                     "charging.\n", "m.txt"), PARAMS)
+    assert found.rules[0].id == "REQ-BMS-001"
+    assert stripped(condition_to_json(found.rules[0].condition)) == atom("temp", ">", 45, "degC")
+    found = extract(split_statements("Record a 12-lead ECG every day.\n", "m.txt"), PARAMS)
+    assert not found.rules
+
+
+@pytest.mark.parametrize("sentence", [
+    "The pack contains 96 cells.",
+    "Filters are checked every 12 hours.",
+    "The bank offers personal loans between 1,000 and 50,000 euros.",
+    "The temperature sensors are calibrated every 6 months.",
+    "The room has 2 cooling units rated at 40 °C.",
+])
+def test_descriptive_sentences_yield_no_rule(sentence: str) -> None:
+    found = extract(split_statements(sentence + "\n", "m.txt"), PARAMS)
+    assert found.rules == [] and not found.problems
+    assert len(found.descriptive) == 1
+
+
+def test_exclusions_and_procedures() -> None:
+    doc = ("Do not open the oxidizer valve and the purge valve at the same time.\n\n"
+           "To perform a normal shutdown:\n1. Close the main fuel valve.\n2. Stop the pump.\n")
+    found = extract(split_statements(doc, "m.txt"), PARAMS)
+    kinds = {r.kind: r for r in found.rules}
+    assert kinds["exclusion"].actions == ("open the oxidizer valve", "open the purge valve")
+    assert kinds["procedure"].title == "To perform a normal shutdown"
+    assert [s.text for s in kinds["procedure"].steps] == ["Close the main fuel valve.",
+                                                          "Stop the pump."]
+
+
+def test_unknown_parameter_is_reported_with_file_and_line() -> None:
+    found = extract(split_statements("Intro.\nIf the flux exceeds 88 GW, jump.\n", "m.txt"),
+                    PARAMS)
+    assert not found.rules
+    assert [(p.file, p.line) for p in found.problems] == [("m.txt", 2)]
+    assert "flux" in found.problems[0].reason
+
+
+def test_inferred_parameters_without_manifest() -> None:
+    params = ParameterTable(infer=True)
+    got = one("If the oil temperature exceeds 120 °C, stop the engine.", params)
+    assert stripped(got["cond"]) == atom("oil_temperature", ">", 120, "degC")
+    assert "oil_temperature" in params.params
+
+
+def test_same_statement_same_id() -> None:
+    a = extract(split_statements("If the temperature exceeds 80 °C, stop.\n", "a.txt"), PARAMS)
+    b = extract(split_statements("Intro.\n\nIf the temperature exceeds 80 °C, stop.\n", "a.txt"),
+                PARAMS)
+    assert a.rules[0].id == b.rules[0].id

@@ -1,0 +1,96 @@
+"""Statement splitting: provenance (line, exact text), wrapping, headings, lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.compiler.statements import read_document_text, split_statements
+from rulec.runtime.errors import DocumentError
+
+
+def texts(doc: str) -> list[tuple[int, str, str]]:
+    return [(s.line, s.kind, s.text) for s in split_statements(doc, "m.txt")]
+
+
+def test_sentences_keep_their_start_line_and_exact_text() -> None:
+    doc = "Title\n\nIf the oil temperature exceeds\n120 °C, stop the pump. The pump is red.\n"
+    assert texts(doc) == [
+        (1, "heading", "Title"),
+        (3, "sentence", "If the oil temperature exceeds 120 °C, stop the pump."),
+        (4, "sentence", "The pump is red."),
+    ]
+
+
+def test_short_line_before_a_sentence_is_a_heading_not_part_of_it() -> None:
+    doc = "General\nPatients are assessed daily.\nEscalation rules\nIf X exceeds 5, call.\n"
+    kinds = texts(doc)
+    assert kinds[0] == (1, "heading", "General")
+    assert kinds[1] == (2, "sentence", "Patients are assessed daily.")
+    assert kinds[2] == (3, "heading", "Escalation rules")
+
+
+def test_long_wrapped_line_joins_the_next_even_if_capitalised() -> None:
+    doc = ("If the chamber temperature is greater than 800 degrees and the chamber\n"
+           "Pressure is low, shut down.\n")
+    assert texts(doc) == [(1, "sentence", "If the chamber temperature is greater than 800 "
+                           "degrees and the chamber Pressure is low, shut down.")]
+
+
+def test_markdown_headings_lists_and_numbered_procedure() -> None:
+    doc = ("# Cooling\n\n## 2. Rules\n- If the humidity exceeds 70 %, start the dryer.\n"
+           "- The humidity must not exceed\n  80 %.\n\nTo shut down:\n1. Close valve A.\n"
+           "2. Open valve B.\n")
+    got = split_statements(doc, "c.md")
+    assert [(s.kind, s.text) for s in got] == [
+        ("heading", "Cooling"),
+        ("heading", "2. Rules"),
+        ("item", "If the humidity exceeds 70 %, start the dryer."),
+        ("item", "The humidity must not exceed 80 %."),
+        ("title", "To shut down:"),
+        ("item", "Close valve A."),
+        ("item", "Open valve B."),
+    ]
+    assert got[2].section == "2. Rules"
+    assert got[5].number == 1 and got[6].number == 2 and got[5].block == got[6].block
+    assert got[3].line == 5
+
+
+def test_numbered_heading_is_not_a_step() -> None:
+    got = split_statements("1. Thermal limits\nIf T exceeds 5 K, stop.\n", "e.txt")
+    assert [(s.kind, s.text) for s in got] == [
+        ("heading", "1. Thermal limits"), ("sentence", "If T exceeds 5 K, stop.")]
+
+
+def test_step_markers_and_units_ending_sentences() -> None:
+    got = split_statements("Login procedure:\nStep 1: Enter the name.\nStep 2: Wait.\n"
+                           "If visibility is below 200 m. Then reduce to 60 km/h. Next.\n",
+                           "a.txt")
+    assert [s.marker for s in got[1:3]] == ["Step 1:", "Step 2:"]
+    sentences = [s.text for s in got if s.kind == "sentence"]
+    assert sentences == ["If visibility is below 200 m.", "Then reduce to 60 km/h.", "Next."]
+
+
+def test_decimals_and_abbreviations_do_not_split() -> None:
+    got = split_statements("Keep it below 38.5 °C, e.g. by cooling. Done.\n", "x.txt")
+    assert [s.text for s in got] == ["Keep it below 38.5 °C, e.g. by cooling.", "Done."]
+
+
+def test_code_fences_and_table_rules_are_skipped() -> None:
+    got = split_statements("```\nIf X exceeds 5, stop.\n```\n| a | b |\n|---|---|\n", "t.md")
+    assert [s.text for s in got] == ["| a | b |"]
+
+
+def test_wrong_encoding_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_bytes("line one\nTemp \u00e9t\u00e9\n".encode("latin-1"))
+    with pytest.raises(DocumentError, match=r"bad.txt:2: not valid UTF-8"):
+        read_document_text(path)
+
+
+def test_bom_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "w.txt"
+    path.write_bytes(b"\xef\xbb\xbfIf X exceeds 5, stop.\r\nDone.\r\n")
+    got = split_statements(read_document_text(path), "w.txt")
+    assert [(s.line, s.text) for s in got] == [(1, "If X exceeds 5, stop."), (2, "Done.")]
