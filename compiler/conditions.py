@@ -83,7 +83,7 @@ _VERB_GAP = {
 _MODALS = {"must", "shall", "should", "cannot", "need", "needs", "required", "has", "have"}
 _CONNECTIVES = {"and", "or", "while", "with", "whilst", "unless", "except", "but", "either",
                 "if", "when", "whenever", "where", "nor", "both", "plus"}
-_TIME_DIMENSION = "time"
+_TIME_DIMENSIONS = ("time", "calendar")
 
 
 @dataclass
@@ -200,7 +200,7 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
     """`for more than 2 seconds` (strict) / `for at least 5 min` (inclusive)."""
     words = [t.low for t in tokens]
     for i, tok in enumerate(tokens):
-        if tok.kind != "num" or tok.unit is None or tok.unit.dimension != _TIME_DIMENSION:
+        if tok.kind != "num" or tok.unit is None or tok.unit.dimension not in _TIME_DIMENSIONS:
             continue
         assert tok.value is not None
         before = words[max(0, i - 4):i]
@@ -219,9 +219,10 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
 
 
 def _to_seconds(value: Decimal, unit: Unit) -> Decimal:
-    from rulec.compiler.units import convert, parse_unit
+    from rulec.compiler.units import duration_seconds
 
-    return Decimal(str(convert(value, unit, parse_unit("s"))))
+    exact = duration_seconds(value, unit)
+    return Decimal(exact.numerator) / Decimal(exact.denominator)
 
 
 # ---------------------------------------------------------------- comparisons
