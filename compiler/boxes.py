@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from itertools import product
 
-from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not
+from rulec.compiler.rules import All, Atom, Condition, Not
 from rulec.runtime.errors import UnitError
 
 MAX_TERMS = 256
@@ -173,7 +173,7 @@ def boxes_of(cond: Condition, conv: ThresholdConverter) -> list[Box]:
                 bounds[atom.param] = bounds.get(atom.param, FULL).intersect(iv)
             if any(iv.is_empty() for iv in bounds.values()):
                 continue
-            box = Box(tuple(sorted(bounds.items())))
+            box = Box(tuple(bounds.items()))  # text order, for advisories
             if box not in seen:
                 seen.add(box)
                 out.append(box)

@@ -174,7 +174,7 @@ def parse_condition(
     """Parse a condition text; `resolve(phrase)` maps words to (parameter, label)."""
     tokens = tokenize(text)
     duration, consumed = _find_duration(tokens)
-    atoms = _find_atoms(tokens, consumed)
+    atoms = find_comparisons(tokens, consumed)
     problems: list[str] = []
     if not atoms:
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
@@ -228,7 +228,7 @@ def _to_seconds(value: Decimal, unit: Unit) -> Decimal:
 # ---------------------------------------------------------------- comparisons
 
 
-def _find_atoms(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]:
+def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]:
     words = [t.low for t in tokens]
     atoms: list[FoundAtom] = []
     used: set[int] = set(consumed)
@@ -310,7 +310,7 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
         n = len(pattern)
         if i - n >= 0 and tuple(words[i - n:i]) == pattern:
             first = i - n
-            if op in _NEGATE and not pattern[0] in ("not", "no") and first > 0 and words[
+            if op in _NEGATE and pattern[0] not in ("not", "no") and first > 0 and words[
                     first - 1] in ("not", "never"):
                 if not _modal_before(words, first - 1):
                     # "does not exceed 5" states <= 5

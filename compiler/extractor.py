@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rulec.compiler.conditions import ParsedCondition, parse_condition, tokenize, _find_atoms
+from rulec.compiler.conditions import ParsedCondition, find_comparisons, parse_condition, tokenize
 from rulec.compiler.parameters import ParameterTable
 from rulec.compiler.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.statements import Statement
@@ -156,8 +157,8 @@ def _procedures(
 def _looks_like_rule(text: str) -> bool:
     cleaned = _clean(text)
     if _LEADING_CONDITIONAL.match(cleaned) or _MID_CONDITIONAL.search(cleaned):
-        return bool(_find_atoms(tokenize(cleaned), set()))
-    return bool(_RULE_WORDS.search(cleaned)) and bool(_find_atoms(tokenize(cleaned), set()))
+        return bool(find_comparisons(tokenize(cleaned), set()))
+    return bool(_RULE_WORDS.search(cleaned)) and bool(find_comparisons(tokenize(cleaned), set()))
 
 
 # ---------------------------------------------------------------- one statement
@@ -255,7 +256,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             action = action[:unless.start()]
         return "if_then", cond + unless_text, _strip_then(action), False
     mid = _MID_CONDITIONAL.search(body)
-    if mid and mid.start() > 0 and _find_atoms(tokenize(body[mid.end():]), set()):
+    if mid and mid.start() > 0 and find_comparisons(tokenize(body[mid.end():]), set()):
         action = body[:mid.start()]
         return "if_then", body[mid.end():], action.strip(" ,"), False
     maxmin = _MAX_MIN.match(body)
@@ -264,7 +265,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         verb = "must not exceed" if upper else "must not fall below"
         cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
         return "constraint", cond, body, False
-    if _RULE_WORDS.search(body) and _find_atoms(tokenize(body), set()):
+    if _RULE_WORDS.search(body) and find_comparisons(tokenize(body), set()):
         return "if_then", body, "", True
     return None
 
@@ -279,7 +280,7 @@ def _split_condition_action(rest: str) -> tuple[str, str]:
             segment = segment[:unless.start()]
         if re.match(r"(and|or|while|with|unless|either|nor)\b", segment.strip(), re.IGNORECASE):
             continue
-        if _find_atoms(tokenize(segment), set()):
+        if find_comparisons(tokenize(segment), set()):
             continue
         return rest[:match.start()], after
     return rest, ""
@@ -302,7 +303,7 @@ def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
 
 
 def _exclusion(body: str) -> tuple[str, ...] | None:
-    if re.search(r"\d", body) and _find_atoms(tokenize(body), set()):
+    if re.search(r"\d", body) and find_comparisons(tokenize(body), set()):
         return None
     match = _EXCLUSION_IMPERATIVE.match(body)
     if match:
@@ -323,7 +324,7 @@ def _exclusion(body: str) -> tuple[str, ...] | None:
     return None
 
 
-def _by_unit(params: ParameterTable):  # type: ignore[no-untyped-def]
+def _by_unit(params: ParameterTable) -> Callable[[Unit], tuple[str, str] | None]:
     def resolve(unit: Unit) -> tuple[str, str] | None:
         return params.resolve_by_unit(unit.dimension)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any, Union
+from typing import Any
 
 from rulec.runtime.errors import RuleSchemaError
 
@@ -55,7 +55,7 @@ class Not:
     item: Condition
 
 
-Condition = Union[Atom, All, AnyOf, Not]
+Condition = Atom | All | AnyOf | Not
 
 
 @dataclass(frozen=True)
