@@ -19,7 +19,8 @@ from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not
 from rulec.compiler.units import Unit, match_unit_phrase
 
 _TOKEN = re.compile(
-    r"(?P<num>(?<![\w.\-/])[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]*-?\d)(?!-[A-Za-z]))"
+    r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
+    r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
     r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
     r"|(?P<word>[A-Za-z][A-Za-z'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
     r"|(?P<punct>[,;:()\[\]])"
@@ -94,6 +95,7 @@ class Token:
     end: int
     value: Decimal | None = None
     unit: Unit | None = None
+    gap: str = ""  # the raw text between the previous token and this one
 
     @property
     def low(self) -> str:
@@ -141,7 +143,7 @@ def tokenize(text: str) -> list[Token]:
         if not match:
             break
         kind = match.lastgroup or "word"
-        tok = Token(kind, match.group(0), match.start(), match.end())
+        tok = Token(kind, match.group(0), match.start(), match.end(), gap=text[pos:match.start()])
         pos = match.end()
         if kind == "num":
             tok.value = parse_decimal(tok.text)
@@ -253,16 +255,15 @@ def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]
 def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
     """`between A and B`, `from A to B`, `outside (the range) A to B`, `A to B`."""
     j = i + 2
-    if j >= len(tokens) or tokens[j].kind != "num" or words[i + 1] not in ("and", "to", "-", "–"):
-        # "20–120 psi" tokenises the dash into the second number's sign.
-        if (i + 1 < len(tokens) and tokens[i + 1].kind == "num" and tokens[i].unit is None
-                and tokens[i + 1].text[:1] in "-−–" and tokens[i].end == tokens[i + 1].start):
-            j = i + 1
-        else:
-            return None
+    dashed = (i + 1 < len(tokens) and tokens[i + 1].kind == "num"
+              and tokens[i + 1].gap.strip() in ("-", "–", "—", "−"))
+    if dashed:
+        j = i + 1  # "20–120 psi", "20 - 120 psi"
+    elif j >= len(tokens) or tokens[j].kind != "num" or words[i + 1] not in ("and", "to"):
+        return None
     low_tok, high_tok = tokens[i], tokens[j]
     assert low_tok.value is not None and high_tok.value is not None
-    low, high = low_tok.value, abs(high_tok.value) if j == i + 1 else high_tok.value
+    low, high = low_tok.value, high_tok.value
     unit = high_tok.unit or low_tok.unit
     back = words[max(0, i - 5):i]
     op = None
@@ -277,15 +278,16 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
         (["range", "of"], "between"),
     ):
         if back[-len(pattern):] == pattern:
-            if kind == "between" and pattern == ["from"] and words[i + 1] != "to":
+            if kind == "between" and pattern == ["from"] and words[i + 1] != "to" and not dashed:
                 continue
-            if pattern in (["between"], ["not", "between"]) and words[i + 1] != "and":
+            if pattern in (["between"], ["not", "between"]) and words[i + 1] != "and" and not (
+                    dashed):
                 continue
             op, first = kind, i - len(pattern)
             break
     if op is None:
         if back[-1:] and back[-1] in ("is", "are", "remains", "remain", "stays", "stay", "be",
-                                      "kept", "maintained") and words[i + 1] in ("to", "-", "–"):
+                                      "kept", "maintained") and (words[i + 1] == "to" or dashed):
             op, first = "between", i
         else:
             return None
@@ -361,10 +363,16 @@ def _name_atoms(
             atom.op = _NEGATE.get(atom.op, atom.op)
             if atom.op == "==":
                 atom.requirement = False
-        resolved = resolve(atom.phrase) if atom.phrase.strip() else None
+        resolved = resolve(atom.phrase) if _has_noun(atom.phrase) else None
+        if resolved is None:
+            # "more than 3 failed login attempts": the parameter is named after the number.
+            after = _words_after(tokens, atom.last)
+            resolved = resolve(after) if after else None
         if resolved is None and n > 0 and not _has_noun(atom.phrase):
             prev = atoms[n - 1]
-            resolved = (prev.param, prev.label) if prev.param else None
+            same_kind = prev.unit is None or atom.unit is None or (
+                prev.unit.dimension == atom.unit.dimension)
+            resolved = (prev.param, prev.label) if prev.param and same_kind else None
         if resolved is None and resolve_by_unit is not None and atom.unit is not None:
             resolved = resolve_by_unit(atom.unit)
             if resolved is not None:
@@ -379,8 +387,21 @@ def _name_atoms(
 
 
 def _has_noun(phrase: str) -> bool:
-    return any(w.lower() not in ("the", "a", "an", "it", "its", "either", "both", "then")
-               for w in phrase.split())
+    return any(w.lower() not in _NOT_NOUNS for w in phrase.split())
+
+
+_NOT_NOUNS = {"the", "a", "an", "it", "its", "either", "both", "then", "there", "they",
+              "this", "that", "do", "not", "never", "don't"}
+
+
+def _words_after(tokens: list[Token], last: int) -> str:
+    """Up to five plain words right after a comparison's number."""
+    words = []
+    for tok in tokens[last + 1:last + 6]:
+        if tok.kind != "word" or tok.low in _CONNECTIVES or tok.low in _VERB_GAP:
+            break
+        words.append(tok.text)
+    return " ".join(words)
 
 
 # ---------------------------------------------------------------- structure

@@ -30,6 +30,8 @@ _MID_CONDITIONAL = re.compile(
     r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|in case|in the event that)\s+",
     re.IGNORECASE,
 )
+_LEADING_UNLESS = re.compile(r"^(?:unless|except when|except if)\b\s*", re.IGNORECASE)
+_KEEP = re.compile(r"^(?:always\s+)?(?:keep|maintain)\b\s*", re.IGNORECASE)
 _UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)\b\s+",
                      re.IGNORECASE)
 _RULE_WORDS = re.compile(
@@ -195,8 +197,13 @@ def _extract_statement(
         return
     kind, cond_text, action, subject_mode = shape
     parsed = parse_condition(cond_text, params.resolve, _by_unit(params))
+    if parsed.condition is not None and kind == "if_not":
+        parsed.condition, kind = Not(parsed.condition), "if_then"
+    elif parsed.condition is not None and kind == "keep":
+        parsed.requirement = True  # "Keep X below N" states what must hold
+        kind = "constraint"
     if parsed.condition is None:
-        if kind == "if_then" or parsed.atoms:
+        if kind in ("if_then", "if_not", "keep") or parsed.atoms:
             reason = "; ".join(parsed.problems) or "condition not understood"
             out.problems.append(Problem(st.file, st.line, reason, st.text))
         else:
@@ -247,6 +254,13 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     """(kind, condition text, action text, action-follows-condition) or None if descriptive."""
     lead = _LEADING_CONDITIONAL.match(body)
     unless_text = ""
+    unless_lead = _LEADING_UNLESS.match(body)
+    if unless_lead:
+        cond, action = _split_condition_action(body[unless_lead.end():])
+        return "if_not", cond, _strip_then(action), False
+    keep = _KEEP.match(body)
+    if keep and find_comparisons(tokenize(body), set()):
+        return "keep", body[keep.end():], body, False
     if lead:
         rest = body[lead.end():]
         cond, action = _split_condition_action(rest)

@@ -16,6 +16,7 @@ _DETERMINERS = {
     "the", "a", "an", "its", "any", "each", "every", "all", "their", "his", "her", "this",
     "that", "these", "those", "our", "your", "measured", "current", "actual", "either",
     "both", "if", "when", "whenever", "while", "once", "should", "do", "not", "never",
+    "there", "they", "it", "then", "than", "unless", "except", "and", "or", "with",
 }
 
 

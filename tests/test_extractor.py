@@ -221,3 +221,22 @@ def test_same_statement_same_id() -> None:
     b = extract(split_statements("Intro.\n\nIf the temperature exceeds 80 °C, stop.\n", "a.txt"),
                 PARAMS)
     assert a.rules[0].id == b.rules[0].id
+
+
+def test_leading_unless_and_keep() -> None:
+    got = one("Unless the turbopump speed is above 500 rpm, close the valve.")
+    assert stripped(got["cond"]) == {"not": atom("speed", ">", 500, "rpm")}
+    assert got["action"] == "close the valve"
+    got = one("Keep the oil pressure between 20 and 120 psi.")
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == {"not": atom("pressure", "between", [20, 120], "psi")}
+
+
+def test_dash_ranges_noun_after_number_and_unit_switch() -> None:
+    cond = stripped(one("If the oil pressure is 20–120 psi, log it.")["cond"])
+    assert (cond["op"], cond["value"]) == ("between", [20, 120])
+    cond = stripped(one("If there are more than 3 failed login attempts, lock the account.")
+                    ["cond"])
+    assert (cond["param"], cond["op"], cond["value"]) == ("logins", ">", 3)
+    cond = stripped(one("If the turbopump speed exceeds 30,000 rpm above 80 °C, stop.")["cond"])
+    assert [c["param"] for c in cond["all"]] == ["speed", "temp"]
