@@ -37,15 +37,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except RulecError as exc:
-        print(f"rulec: error: {exc}", file=sys.stderr)
+        print(f"rulec: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
-        print(f"rulec: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"rulec: internal error: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -126,6 +130,7 @@ def _compile(args: argparse.Namespace) -> int:
 def _extract(args: argparse.Namespace) -> int:
     from rulec.compiler.pipeline import collect_rules
     from rulec.compiler.rules import dumps_rule
+    from rulec.runtime.errors import DocumentError
 
     result = collect_rules(list(args.sources))
     _report(result)
@@ -134,7 +139,10 @@ def _extract(args: argparse.Namespace) -> int:
               f"first: {result.errors[0]}", file=sys.stderr)
         return EXIT_STRICT
     text = "".join(dumps_rule(rule) + "\n" for rule in result.rules)
-    args.output.write_text(text, encoding="utf-8")
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
     return 0
 
@@ -164,6 +172,8 @@ def _query(args: argparse.Namespace) -> int:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise StateError(f"expected NAME=VALUE, got {item!r}")
+        if name.strip() in state:
+            raise StateError(f"parameter {name.strip()!r} is given twice")
         state[name.strip()] = value
     engine = Engine.from_file(str(args.bundle))
     result = engine.evaluate(state)
@@ -186,7 +196,7 @@ def _replay(args: argparse.Namespace) -> int:
     from rulec.runtime.replay import read_samples
 
     engine = Engine.from_file(str(args.bundle))
-    for t, sample in read_samples(args.csv):
+    for t, sample in read_samples(args.csv, known=engine.knows):
         for event in engine.step(t, sample):
             if args.json:
                 if event.rule is None and not args.faults:

@@ -115,6 +115,7 @@ class FoundAtom:
     param: str | None = None
     label: str = ""
     requirement: bool = False  # stated as what must hold ("must not exceed")
+    inner: str = ""  # parameter words between comparison and number ("above a pressure of 5")
 
 
 @dataclass
@@ -318,8 +319,31 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
                     # "does not exceed 5" states <= 5
                     return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
             return FoundAtom(first, i, op, tok.value, tok.unit)
+    inner = _inner_comparison(tokens, words, i)
+    if inner is not None:
+        return inner
     if i > 0 and words[i - 1] in ("is", "are", "equals", "="):
         return FoundAtom(i - 1, i, "==", tok.value, tok.unit)
+    return None
+
+
+def _inner_comparison(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    """`above a discharge pressure of 6.5 bar`: the parameter stands between the
+    comparison word and its number."""
+    if i < 2 or words[i - 1] not in ("of", "at"):
+        return None
+    tok = tokens[i]
+    assert tok.value is not None
+    for k in range(i - 2, max(-1, i - 9), -1):
+        between = tokens[k + 1:i - 1]
+        if any(t.kind != "word" or t.low in _CONNECTIVES for t in between):
+            return None
+        for pattern, op in _PREFIX_OPS:
+            n = len(pattern)
+            if k - n + 1 >= 0 and tuple(words[k - n + 1:k + 1]) == pattern and between:
+                found = FoundAtom(k - n + 1, i, op, tok.value, tok.unit)
+                found.inner = " ".join(t.text for t in between)
+                return found
     return None
 
 
@@ -363,7 +387,9 @@ def _name_atoms(
             atom.op = _NEGATE.get(atom.op, atom.op)
             if atom.op == "==":
                 atom.requirement = False
-        resolved = resolve(atom.phrase) if _has_noun(atom.phrase) else None
+        resolved = resolve(atom.inner) if atom.inner else None
+        if resolved is None and _has_noun(atom.phrase):
+            resolved = resolve(atom.phrase)
         if resolved is None:
             # "more than 3 failed login attempts": the parameter is named after the number.
             after = _words_after(tokens, atom.last)

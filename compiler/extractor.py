@@ -96,10 +96,13 @@ class Extraction:
     problems: list[Problem] = field(default_factory=list)
 
 
-def extract(statements: list[Statement], params: ParameterTable) -> Extraction:
-    """Turn the statements of one document into rule objects."""
+def extract(
+    statements: list[Statement], params: ParameterTable, used_ids: set[str] | None = None
+) -> Extraction:
+    """Turn the statements of one document into rule objects; `used_ids` is shared by the
+    documents of one bundle so a statement repeated in two manuals gets two ids."""
     out = Extraction()
-    used_ids: set[str] = set()
+    used_ids = set() if used_ids is None else used_ids
     procedure_items = _procedure_blocks(statements)
     for index, st in enumerate(statements):
         if index in procedure_items or st.kind in ("heading", "title"):

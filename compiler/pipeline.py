@@ -16,7 +16,7 @@ from typing import Any
 from rulec.compiler import __version__
 from rulec.compiler.boxes import ThresholdConverter, boxes_of, to_float_bounds
 from rulec.compiler.cnf import build_cnf
-from rulec.compiler.extractor import Extraction, Problem, extract
+from rulec.compiler.extractor import Extraction, Problem, atoms_of, extract
 from rulec.compiler.graph import EDGE_TYPES, build_graph
 from rulec.compiler.manifest import Manifest, Parameter, load_manifest
 from rulec.compiler.parameters import ParameterInfo, ParameterTable
@@ -75,6 +75,9 @@ def collect_rules(sources: list[Path]) -> CompileResult:
                         "version; convert to text or markdown", "", fatal=True))
         elif src.is_file():
             suffix = src.suffix.lower()
+            if suffix == ".pdf":
+                raise DocumentError(f"{src}: PDF manuals are not read by this version; "
+                                    "convert to text or markdown")
             if suffix not in SUPPORTED_SUFFIXES and suffix != RULES_SUFFIX:
                 raise DocumentError(f"{src}: unsupported file type {suffix or '(none)'!r}; "
                                     "expected .txt, .md or rules .jsonl")
@@ -84,18 +87,30 @@ def collect_rules(sources: list[Path]) -> CompileResult:
             inputs.append((src, src.parent))
         else:
             raise DocumentError(f"{src}: no such file or folder")
+    if not inputs:
+        names = ", ".join(str(s) for s in sources)
+        raise DocumentError(f"{names}: no manuals found (.txt, .md or rules .jsonl)")
     result.manifest = _merge_manifests(manifests)
     result.params = _parameter_table(result.manifest)
+    used_ids: set[str] = set()
     for path, base in inputs:
         rel = path.relative_to(base).as_posix()
         raw = path.read_bytes() if path.is_file() else b""
         result.documents.append(Document(path, rel, hashlib.sha256(raw).hexdigest()))
         if path.suffix.lower() == RULES_SUFFIX:
             text = read_document_text(path)
-            result.rules.extend(loads_rules(text, rel))
+            loaded = loads_rules(text, rel)
+            for rule in loaded:
+                used_ids.add(rule.id)
+                if result.params.infer and rule.condition is not None:
+                    for atom in atoms_of(rule.condition):
+                        if atom.param not in result.params.params:
+                            result.params.add(ParameterInfo(atom.param, (atom.label,) if
+                                                            atom.label else ()))
+            result.rules.extend(loaded)
             continue
         statements = split_statements(read_document_text(path), rel)
-        found: Extraction = extract(statements, result.params)
+        found: Extraction = extract(statements, result.params, used_ids)
         result.rules.extend(found.rules)
         result.descriptive.extend(found.descriptive)
         result.problems.extend(found.problems)
@@ -154,7 +169,7 @@ def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
             kept.append(rule)
             rule_boxes.append([])
             continue
-        for atom in _atoms(rule):
+        for atom in atoms_of(rule.condition):
             if atom.param not in params.params:
                 raise RuleSchemaError(
                     f"{rule.source.get('file')}:{rule.source.get('line')}: rule {rule.id} "
@@ -231,12 +246,6 @@ def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
     }
     result.payload = payload
     return payload
-
-
-def _atoms(rule: Rule) -> list[Any]:
-    from rulec.compiler.extractor import atoms_of
-
-    return atoms_of(rule.condition) if rule.condition is not None else []
 
 
 def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | None

@@ -191,6 +191,12 @@ def load_bundle(path_or_bytes: str | os.PathLike[str] | bytes | bytearray | memo
         data = bytes(path_or_bytes)
     else:
         data = _read_file(path_or_bytes)
+        try:
+            payload = decode_bundle(data)
+            header = read_header(data)
+            return _build(payload, header.digest, header.format_version)
+        except BundleError as exc:
+            raise BundleError(f"{os.fspath(path_or_bytes)}: {exc}") from None
     payload = decode_bundle(data)
     header = read_header(data)
     return _build(payload, header.digest, header.format_version)

@@ -146,6 +146,14 @@ class Engine:
                 x[index] = value
         return x, faults
 
+    def knows(self, name: str) -> bool:
+        """Whether a name (or alias) is one of the bundle's parameters."""
+        try:
+            self._param(name)
+        except StateError:
+            return False
+        return True
+
     def _param(self, name: str) -> int:
         index = self.bundle.param_index.get(name)
         if index is None:

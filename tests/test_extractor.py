@@ -240,3 +240,10 @@ def test_dash_ranges_noun_after_number_and_unit_switch() -> None:
     assert (cond["param"], cond["op"], cond["value"]) == ("logins", ">", 3)
     cond = stripped(one("If the turbopump speed exceeds 30,000 rpm above 80 °C, stop.")["cond"])
     assert [c["param"] for c in cond["all"]] == ["speed", "temp"]
+
+
+def test_parameter_between_comparison_and_number() -> None:
+    got = one("Do not operate the pumps above an oil pressure of 6.5 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 6.5, "psi")
+    got = one("If the engine runs above a temperature of 80 °C, open the bypass valve.")
+    assert stripped(got["cond"]) == atom("temp", ">", 80, "degC")

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""Hand-encoded reference semantics for the held-out corpus (NOT used by the checker).
+
+Each statement of each manual is encoded here by hand, per CONTRACTS.md "Rule
+semantics", with thresholds converted to manifest units using exact Fractions.
+Running this script regenerates queries.jsonl, replay.jsonl and replay/*.csv and
+verifies every expect piece occurs exactly once in its domain's manual.
+"""
+import json, os, re
+from fractions import Fraction as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PSI_KPA = F("6.894757293168361")      # 1 psi in kPa (to 1e-15; no query sits near a psi boundary)
+KT_MS = F(1852, 3600)
+def C2F(c): return F(c) * F(9, 5) + 32
+def F2C(f): return (F(f) - 32) * F(5, 9)
+def C2K(c): return F(c) + F("273.15")
+
+class P:
+    """parameter reference; absent/invalid -> None"""
+def v(s, name):
+    x = s.get(name)
+    return x  # None when absent or invalid (validity is applied in valid_state)
+
+def cmp(op):
+    def f(s, name, t):
+        x = s.get(name)
+        if x is None:
+            return None
+        return op(x, F(t))
+    return f
+gt = cmp(lambda a, b: a > b); ge = cmp(lambda a, b: a >= b)
+lt = cmp(lambda a, b: a < b); le = cmp(lambda a, b: a <= b)
+eq = cmp(lambda a, b: a == b)
+def between(s, n, a, b):
+    x = s.get(n)
+    return None if x is None else (F(a) <= x <= F(b))
+def outside(s, n, a, b):
+    x = s.get(n)
+    return None if x is None else (x < F(a) or x > F(b))
+# three-valued logic: None = "not satisfied, and neither is its negation"
+def AND(*xs): return all(x is True for x in xs)
+def OR(*xs): return any(x is True for x in xs)
+def NOT(x): return None if x is None else (not x)
+
+RANGES = {}
+DOMAINS = {}
+
+def domain(name, ranges, rules):
+    RANGES[name] = {k: (F(a), F(b)) for k, (a, b) in ranges.items()}
+    DOMAINS[name] = rules   # list of (piece, cond, duration_s or None, hysteresis-cond or None)
+
+# ---------------------------------------------------------------- aircraft_engine
+domain("aircraft_engine",
+       {"egt": (-60, 1200), "n1": (0, 120), "oil_pressure": (0, 1000), "oil_temperature": (-60, 200), "altitude": (-500, 20000)},
+       [("If the EGT exceeds 950 °C, reduce thrust to idle", lambda s: gt(s, "egt", 950), None),
+        ("stays above 900 °C for more than 5 minutes", lambda s: gt(s, "egt", 900), 300),
+        ("Maximum N1: 104 %", lambda s: gt(s, "n1", 104), None),
+        ("abort the start (hung start)", lambda s: AND(le(s, "n1", 25), gt(s, "egt", 700)), None),
+        ("drops below 13 psi, shut down the engine", lambda s: lt(s, "oil_pressure", 13 * PSI_KPA), None),
+        ("reduce thrust until the oil pressure recovers",
+         lambda s: AND(between(s, "oil_pressure", 13 * PSI_KPA, 25 * PSI_KPA), ge(s, "n1", 80)), None),
+        ("The maximum oil temperature is 155 °C", lambda s: gt(s, "oil_temperature", 155), None),
+        ("exceeds 140 °C (284 °F) for more than 15 minutes", lambda s: gt(s, "oil_temperature", 140), 900),
+        ("less than -40 °C, do not attempt an engine start", lambda s: lt(s, "oil_temperature", -40), None),
+        ("greater than 30,000 ft", lambda s: gt(s, "altitude", 30000 * F("0.3048")), None)])
+
+# ---------------------------------------------------------------- battery_bms
+domain("battery_bms",
+       {"cell_voltage": (0, 5), "cell_voltage_imbalance": (0, 2000), "cell_temperature": (-40, 100),
+        "pack_current": (-1000, 1000), "soc": (0, 100)},
+       [("exceeds 4,200 mV, open the charge contactor", lambda s: gt(s, "cell_voltage", F("4.2")), None),
+        ("falls below 2,800 mV", lambda s: lt(s, "cell_voltage", F("2.8")), None),
+        ("flag an SOC estimation fault", lambda s: AND(le(s, "cell_voltage", 3), gt(s, "soc", 20)), None),
+        ("imbalance must not exceed 0.05 V", lambda s: gt(s, "cell_voltage_imbalance", 50), None),
+        ("exceeds 55 °C, reduce the charge current", lambda s: gt(s, "cell_temperature", 55), None,
+         # deadband 2.0: once raised, stays raised until cell_temperature < 53
+         lambda s: NOT(lt(s, "cell_temperature", 53))),
+        ("inhibit charging", lambda s: lt(s, "cell_temperature", 0), None),
+        ("open both contactors", lambda s: OR(gt(s, "cell_temperature", 65), gt(s, "pack_current", 400)), None),
+        ("must stay below 250 A", lambda s: NOT(lt(s, "pack_current", 250)), None),
+        ("limit the discharge power", lambda s: lt(s, "pack_current", -300), None),
+        ("shall be kept between 5 % and 95 %", lambda s: outside(s, "soc", 5, 95), None),
+        ("SOC reaches 100 %", lambda s: eq(s, "soc", 100), None),
+        ("request limp-home mode",
+         lambda s: AND(lt(s, "soc", 10), OR(lt(s, "cell_temperature", -10), lt(s, "pack_current", -200))), None)])
+
+# ---------------------------------------------------------------- icu_monitoring
+domain("icu_monitoring",
+       {"spo2": (0, 100), "resp_rate": (0, 80), "map": (0, 250), "heart_rate": (0, 300),
+        "core_temperature": (25, 45), "gcs": (3, 15)},
+       [("falls below 85 %, call the intensive care physician", lambda s: lt(s, "spo2", 85), None),
+        ("remains below 90 % for more than 30 seconds", lambda s: lt(s, "spo2", 90), 30),
+        ("prepare non-invasive ventilation", lambda s: OR(gt(s, "resp_rate", 30), lt(s, "spo2", 88)), None),
+        ("Sound the apnoea alarm", lambda s: le(s, "resp_rate", 6), None),
+        ("start the sepsis bundle",
+         lambda s: AND(lt(s, "map", 65), OR(gt(s, "heart_rate", 110), ge(s, "core_temperature", F("38.3")))), None),
+        ("record a 12-lead ECG unless", lambda s: AND(ge(s, "heart_rate", 150), NOT(lt(s, "map", 60))), None),
+        ("Give a fluid bolus", lambda s: AND(lt(s, "map", 65), NOT(gt(s, "resp_rate", 35))), None),
+        ("shall be kept between 55 and 120 mmHg", lambda s: outside(s, "map", 55, 120), None),
+        ("start a noradrenaline infusion", lambda s: lt(s, "map", 65), 900),
+        ("GCS drops below 9 points", lambda s: lt(s, "gcs", 9), None),
+        ("apply active temperature management", lambda s: outside(s, "core_temperature", 35, F("39.5")), None)])
+
+# ---------------------------------------------------------------- water_treatment
+domain("water_treatment",
+       {"turbidity": (0, 100), "free_chlorine": (0, 10), "ph": (0, 14), "clearwell_level": (0, 6),
+        "reservoir_level": (0, 100), "pump_pressure": (0, 1600)},
+       [("Maximum turbidity: 1.0 NTU", lambda s: gt(s, "turbidity", 1), None),
+        ("remains above 0.3 NTU for more than 4 hours", lambda s: gt(s, "turbidity", F("0.3")), 4 * 3600),
+        ("shall remain between 0.2 and 4.0 mg/L", lambda s: outside(s, "free_chlorine", F("0.2"), 4), None),
+        ("no less than 3.5 mg/L", lambda s: ge(s, "free_chlorine", F("3.5")), None),
+        ("outside 6.5 to 8.5", lambda s: outside(s, "ph", F("6.5"), F("8.5")), None),
+        ("increase the chlorine dose",
+         lambda s: AND(between(s, "ph", 8, F("8.5")), lt(s, "free_chlorine", F("0.5"))), None),
+        ("not more than 0.5 m", lambda s: le(s, "clearwell_level", F("0.5")), None),
+        ("stays below 1.2 m for more than 30 minutes", lambda s: lt(s, "clearwell_level", F("1.2")), 1800),
+        ("close the inlet valve", lambda s: OR(gt(s, "reservoir_level", 95), gt(s, "clearwell_level", F("4.5"))), None),
+        ("above a discharge pressure of 6.5 bar", lambda s: gt(s, "pump_pressure", 650), None),
+        ("check the pump for air locking",
+         lambda s: AND(lt(s, "pump_pressure", 150), gt(s, "clearwell_level", 1)), None)])
+
+# ---------------------------------------------------------------- railway
+domain("railway",
+       {"train_speed": (0, 400), "wind_speed": (0, 80), "axle_temperature": (-50, 250), "brake_pipe_pressure": (0, 10)},
+       [("exceeds 72 km/h, restrict the train speed", lambda s: gt(s, "wind_speed", F(72, 1) / F("3.6")), None),
+        ("60 kt or more", lambda s: ge(s, "wind_speed", 60 * KT_MS), None),
+        ("apply the crosswind speed restriction", lambda s: AND(gt(s, "train_speed", 250), gt(s, "wind_speed", 15)), None),
+        ("rises above 90 °C", lambda s: gt(s, "axle_temperature", 90), None),
+        ("from 70 °C to 90 °C", lambda s: between(s, "axle_temperature", 70, 90), None),
+        ("exceeds 130°C, stop the train", lambda s: gt(s, "axle_temperature", 130), None),
+        ("drops below 350 kPa", lambda s: lt(s, "brake_pipe_pressure", F("3.5")), None),
+        ("keep the brakes applied", lambda s: AND(lt(s, "brake_pipe_pressure", F("4.8")), gt(s, "train_speed", 30)), None),
+        ("maximum train speed is 300 km/h", lambda s: gt(s, "train_speed", 300), None),
+        ("at most 5 km/h", lambda s: le(s, "train_speed", 5), None),
+        ("remains below 40 km/h for more than 20 minutes", lambda s: lt(s, "train_speed", 40), 1200)])
+
+# ---------------------------------------------------------------- power_plant
+domain("power_plant",
+       {"turbine_speed": (0, 5000), "steam_pressure": (0, 30), "generator_voltage": (0, 40),
+        "insulation_resistance": (0, 100000), "lube_oil_temperature": (-20, 150),
+        "bearing_temperature": (-20, 200), "bearing_vibration": (0, 50)},
+       [("exceeds 3,300 rpm, trip the turbine", lambda s: gt(s, "turbine_speed", 3300), None),
+        ("Engage the turning gear when the turbine speed", lambda s: AND(lt(s, "turbine_speed", 600), NOT(lt(s, "lube_oil_temperature", 20))), None),
+        ("Maximum main steam pressure: 175 bar", lambda s: gt(s, "steam_pressure", F("17.5")), None),
+        ("reduce the unit load to 50 %", lambda s: AND(lt(s, "steam_pressure", 12), ge(s, "turbine_speed", 3000)), None),
+        ("shall remain between 20.9 kV and 23.1 kV", lambda s: outside(s, "generator_voltage", F("20.9"), F("23.1")), None),
+        ("exceeds 24,200 V", lambda s: gt(s, "generator_voltage", F("24.2")), None),
+        ("less than 500 kOhm", lambda s: lt(s, "insulation_resistance", F("0.5")), None),
+        ("2 MΩ or less", lambda s: le(s, "insulation_resistance", 2), None),
+        ("140 °F or higher", lambda s: ge(s, "lube_oil_temperature", F2C(140)), None),
+        ("exceeds 118 °C (245 °F), trip the turbine", lambda s: gt(s, "bearing_temperature", 118), None),
+        ("greater than 7.1 mm/s", lambda s: gt(s, "bearing_vibration", F("7.1")), None)])
+
+# ---------------------------------------------------------------- satellite
+domain("satellite",
+       {"bus_voltage": (0, 50), "battery_current": (-50, 50), "battery_temperature": (200, 400),
+        "wheel_speed": (-8000, 8000), "orbit_altitude": (0, 2000000)},
+       [("≤ 26.0 V, switch off the payload", lambda s: le(s, "bus_voltage", 26), None),
+        ("stays below 25.5 V for more than 10 s", lambda s: lt(s, "bus_voltage", F("25.5")), 10),
+        ("≥ 33.6 V", lambda s: ge(s, "bus_voltage", F("33.6")), None),
+        ("lower than -6,000 mA", lambda s: lt(s, "battery_current", -6), None),
+        ("falls below -5 °C", lambda s: lt(s, "battery_temperature", C2K(-5)), None),
+        ("shall be kept between 0 °C and +30 °C", lambda s: outside(s, "battery_temperature", C2K(0), C2K(30)), None),
+        ("35 to 40 °C, reduce the charge rate", lambda s: between(s, "battery_temperature", C2K(35), C2K(40)), None),
+        ("above +40 °C, stop charging", lambda s: gt(s, "battery_temperature", C2K(40)), None),
+        ("outside the range -5,000 to +5,000 rpm", lambda s: outside(s, "wheel_speed", -5000, 5000), None),
+        ("lower than 450 km", lambda s: lt(s, "orbit_altitude", 450000), None)])
+
+# ---------------------------------------------------------------- cold_chain
+domain("cold_chain",
+       {"cargo_temperature": (-40, 140), "supply_air_temperature": (-40, 140), "compressor_pressure": (0, 600),
+        "door_open_time": (0, 86400), "humidity": (0, 100), "batch_age": (0, 1000000)},
+       [("shall be kept between 2 °C and 8 °C", lambda s: outside(s, "cargo_temperature", C2F(2), C2F(8)), None),
+        ("rises above 8 °C for more than 30 minutes", lambda s: gt(s, "cargo_temperature", C2F(8)), 1800),
+        ("exceeds 27 °C, reject the entire load", lambda s: gt(s, "cargo_temperature", C2F(27)), None),
+        ("drops below -0.5 °C", lambda s: lt(s, "cargo_temperature", C2F(F("-0.5"))), None),
+        ("check the refrigerant charge",
+         lambda s: AND(ge(s, "supply_air_temperature", C2F(10)),
+                       lt(s, "compressor_pressure", 5 * 100 / PSI_KPA)), None),
+        ("door open time exceeds 5 min", lambda s: gt(s, "door_open_time", 300), None),
+        ("adjust the humidity set point", lambda s: OR(lt(s, "humidity", 60), gt(s, "humidity", 95)), None),
+        ("must not exceed 350 psi", lambda s: gt(s, "compressor_pressure", 350), None),
+        ("younger than 48 hours", lambda s: lt(s, "batch_age", 48 * 60), None)])
+
+# ======================================================================= queries
+Q = [
+ # aircraft_engine
+ ("ae-01", "aircraft_engine", {"egt": 951}),
+ ("ae-02", "aircraft_engine", {"egt": 950, "n1": 104}),
+ ("ae-03", "aircraft_engine", {"egt": 1300, "n1": 104.5}),          # egt out of manifest range -> invalid
+ ("ae-04", "aircraft_engine", {"n1": 25, "egt": 701}),
+ ("ae-05", "aircraft_engine", {"n1": 25, "egt": 700, "oil_temperature": 155, "altitude": 9144}),
+ ("ae-06", "aircraft_engine", {"oil_pressure": 89.5, "n1": 85}),
+ ("ae-07", "aircraft_engine", {"oil_pressure": 89.7, "n1": 80}),
+ ("ae-08", "aircraft_engine", {"oil_pressure": 172.3, "n1": 92}),
+ ("ae-09", "aircraft_engine", {"oil_pressure": 172.4, "n1": 92}),
+ ("ae-10", "aircraft_engine", {"oil_temperature": 155.1, "altitude": 9144.5}),
+ ("ae-11", "aircraft_engine", {"oil_temperature": -40.5, "n1": 20}),
+ ("ae-12", "aircraft_engine", {"oil_temperature": 150}),
+ # battery_bms
+ ("bms-01", "battery_bms", {"cell_voltage": 4.2, "soc": 15}),
+ ("bms-02", "battery_bms", {"cell_voltage": 4.21, "pack_current": -300.5}),
+ ("bms-03", "battery_bms", {"cell_voltage": 2.8, "soc": 50}),
+ ("bms-04", "battery_bms", {"cell_voltage": 2.79, "soc": 20}),
+ ("bms-05", "battery_bms", {"cell_voltage_imbalance": 51, "cell_voltage": 3.7, "soc": 50}),
+ ("bms-06", "battery_bms", {"pack_current": 250}),
+ ("bms-07", "battery_bms", {"pack_current": -300, "soc": 8}),
+ ("bms-08", "battery_bms", {"cell_temperature": -15, "soc": 9.9}),
+ ("bms-09", "battery_bms", {"cell_temperature": -10, "soc": 4, "pack_current": -150}),
+ ("bms-10", "battery_bms", {"soc": 100}),
+ ("bms-11", "battery_bms", {"pack_current": 401}),
+ ("bms-12", "battery_bms", {"cell_voltage": "nan", "soc": 50, "cell_voltage_imbalance": 50, "cell_temperature": 55}),
+ # icu_monitoring
+ ("icu-01", "icu_monitoring", {"spo2": 84}),
+ ("icu-02", "icu_monitoring", {"spo2": 88, "resp_rate": 30}),
+ ("icu-03", "icu_monitoring", {"resp_rate": 31, "spo2": 150}),       # spo2 out of range -> invalid
+ ("icu-04", "icu_monitoring", {"resp_rate": 6}),
+ ("icu-05", "icu_monitoring", {"map": 60, "heart_rate": 111}),
+ ("icu-06", "icu_monitoring", {"map": 64, "core_temperature": 38.3}),
+ ("icu-07", "icu_monitoring", {"map": 60, "heart_rate": 110, "core_temperature": 38.2, "resp_rate": 20}),
+ ("icu-08", "icu_monitoring", {"map": 60, "heart_rate": 150, "resp_rate": 36}),
+ ("icu-09", "icu_monitoring", {"heart_rate": 160}),
+ ("icu-10", "icu_monitoring", {"heart_rate": 160, "map": 50, "resp_rate": 35}),
+ ("icu-11", "icu_monitoring", {"gcs": 8, "core_temperature": 35.0, "map": 120}),
+ ("icu-12", "icu_monitoring", {"gcs": 9, "core_temperature": 39.6, "spo2": 85}),
+ # water_treatment
+ ("wt-01", "water_treatment", {"turbidity": 1.0}),
+ ("wt-02", "water_treatment", {"turbidity": 1.05}),
+ ("wt-03", "water_treatment", {"free_chlorine": 3.5}),
+ ("wt-04", "water_treatment", {"free_chlorine": 4.1}),
+ ("wt-05", "water_treatment", {"free_chlorine": 0.2, "ph": 8.5}),
+ ("wt-06", "water_treatment", {"free_chlorine": 0.19, "ph": 8.6}),
+ ("wt-07", "water_treatment", {"ph": 6.5, "free_chlorine": 0.5}),
+ ("wt-08", "water_treatment", {"clearwell_level": 0.5}),
+ ("wt-09", "water_treatment", {"reservoir_level": 96}),
+ ("wt-10", "water_treatment", {"pump_pressure": 650, "clearwell_level": 4.5}),
+ ("wt-11", "water_treatment", {"pump_pressure": 651}),
+ ("wt-12", "water_treatment", {"pump_pressure": 149, "clearwell_level": 1.1}),
+ # railway
+ ("rw-01", "railway", {"wind_speed": 20}),
+ ("rw-02", "railway", {"wind_speed": 20.01}),
+ ("rw-03", "railway", {"wind_speed": 30.86}),
+ ("rw-04", "railway", {"wind_speed": 30.87, "train_speed": 251}),
+ ("rw-05", "railway", {"train_speed": 250, "wind_speed": 16}),
+ ("rw-06", "railway", {"axle_temperature": 90}),
+ ("rw-07", "railway", {"axle_temperature": 130}),
+ ("rw-08", "railway", {"axle_temperature": 69.9}),
+ ("rw-09", "railway", {"brake_pipe_pressure": 3.5, "train_speed": 31}),
+ ("rw-10", "railway", {"brake_pipe_pressure": 3.49, "train_speed": 30}),
+ ("rw-11", "railway", {"train_speed": 5}),
+ ("rw-12", "railway", {"train_speed": 300.5, "brake_pipe_pressure": 5}),
+ # power_plant
+ ("pp-01", "power_plant", {"turbine_speed": 3300, "steam_pressure": 17.5, "generator_voltage": 23.1}),
+ ("pp-02", "power_plant", {"turbine_speed": 3301, "steam_pressure": 11.9}),
+ ("pp-03", "power_plant", {"turbine_speed": 3000, "steam_pressure": 11.99}),
+ ("pp-04", "power_plant", {"turbine_speed": 500, "lube_oil_temperature": 20}),
+ ("pp-05", "power_plant", {"turbine_speed": 500, "lube_oil_temperature": 19.9}),
+ ("pp-06", "power_plant", {"turbine_speed": 500}),
+ ("pp-07", "power_plant", {"steam_pressure": 17.6}),
+ ("pp-08", "power_plant", {"generator_voltage": 24.2, "bearing_temperature": 118}),
+ ("pp-09", "power_plant", {"generator_voltage": 24.25, "bearing_temperature": 118.5}),
+ ("pp-10", "power_plant", {"insulation_resistance": 0.5}),
+ ("pp-11", "power_plant", {"insulation_resistance": 0.49, "lube_oil_temperature": 60, "bearing_vibration": 7.2}),
+ ("pp-12", "power_plant", {"insulation_resistance": 2.01, "lube_oil_temperature": 59.9, "bearing_vibration": 7.1}),
+ # satellite
+ ("sat-01", "satellite", {"bus_voltage": 26.0}),
+ ("sat-02", "satellite", {"bus_voltage": 26.01, "battery_temperature": 293.15}),
+ ("sat-03", "satellite", {"bus_voltage": 33.6}),
+ ("sat-04", "satellite", {"battery_current": -6.01}),
+ ("sat-05", "satellite", {"battery_temperature": 268.15}),
+ ("sat-06", "satellite", {"battery_temperature": 268.1}),
+ ("sat-07", "satellite", {"battery_temperature": 308.15}),
+ ("sat-08", "satellite", {"battery_temperature": 313.15, "battery_current": -6}),
+ ("sat-09", "satellite", {"battery_temperature": 313.2}),
+ ("sat-10", "satellite", {"wheel_speed": -5000, "orbit_altitude": 450000}),
+ ("sat-11", "satellite", {"wheel_speed": -5001}),
+ ("sat-12", "satellite", {"wheel_speed": 5000.5, "orbit_altitude": 449999}),
+ # cold_chain
+ ("cc-01", "cold_chain", {"cargo_temperature": 80.6}),
+ ("cc-02", "cold_chain", {"cargo_temperature": 80.61}),
+ ("cc-03", "cold_chain", {"cargo_temperature": 46.4, "door_open_time": 300, "humidity": 60}),
+ ("cc-04", "cold_chain", {"cargo_temperature": 35.6}),
+ ("cc-05", "cold_chain", {"cargo_temperature": 31.0}),
+ ("cc-06", "cold_chain", {"supply_air_temperature": 50, "compressor_pressure": 72}),
+ ("cc-07", "cold_chain", {"supply_air_temperature": 49.9, "compressor_pressure": 60}),
+ ("cc-08", "cold_chain", {"supply_air_temperature": 50}),
+ ("cc-09", "cold_chain", {"door_open_time": 301, "humidity": 95.5}),
+ ("cc-10", "cold_chain", {"compressor_pressure": 351, "humidity": 59}),
+ ("cc-11", "cold_chain", {"batch_age": 2880, "compressor_pressure": 350}),
+ ("cc-12", "cold_chain", {"batch_age": 2879}),
+]
+
+# ======================================================================= replays
+R = [
+ ("rp-bms-deadband", "battery_bms", "replay/bms_cell_overtemp.csv", ["cell_temperature"],
+  [(0, 50), (10, 55), (20, 55.5), (30, 54), (40, 53), (50, 52.9), (60, 54), (70, 56), (80, 60), (90, 45)]),
+ ("rp-water-turbidity", "water_treatment", "replay/water_turbidity.csv", ["turbidity"],
+  [(0, 0.2), (3600, 0.35), (7200, 0.4), (9000, 0.5), (10800, 0.45), (14400, 0.4), (18000, 0.38),
+   (18001, 0.37), (21600, 0.9), (25200, 0.3), (28800, 0.2)]),
+ ("rp-sat-busvoltage", "satellite", "replay/sat_bus_undervoltage.csv", ["bus_voltage", "battery_temperature"],
+  [(0, 28.0, 293.15), (2, 26.5, 293.15), (4, 26.0, 293.15), (6, 25.4, 293.15), (8, 25.0, 293.15),
+   (10, 25.6, 293.15), (12, 25.2, 293.15), (16, 25.1, 293.15), (20, 25.3, 293.15), (22, 25.4, 293.15),
+   (22.5, 25.3, 293.15), (25, 25.5, 293.15), (27, 26.2, 293.15), (29, 28.0, 293.15)]),
+ ("rp-coldchain-excursion", "cold_chain", "replay/reefer_excursion.csv", ["cargo_temperature"],
+  [(0, 40.0), (300, 46.4), (600, 47.0), (900, 48.0), (1200, 46.0), (1500, 47.5), (1800, 49.0), (2100, 50.0),
+   (2400, 50.0), (2700, 49.0), (3000, 48.0), (3300, 48.0), (3600, 47.0), (3900, 46.4), (4200, 42.0)]),
+]
+
+def valid_state(dom, st):
+    out = {}
+    for k, x in st.items():
+        if isinstance(x, str):      # "nan"
+            continue
+        fx = F(str(x))
+        lo, hi = RANGES[dom][k]
+        if lo <= fx <= hi:
+            out[k] = fx
+    return out
+
+def fires(dom, st):
+    s = valid_state(dom, st)
+    return [r[0] for r in DOMAINS[dom] if r[2] is None and r[1](s) is True]
+
+def replay(dom, cols, rows):
+    ev = []
+    state = {}
+    for i, r in enumerate(DOMAINS[dom]):
+        state[i] = {"raised": False, "since": None}
+    for row in rows:
+        t = F(str(row[0]))
+        s = valid_state(dom, dict(zip(cols, row[1:])))
+        for i, r in enumerate(DOMAINS[dom]):
+            piece, cond, dur = r[0], r[1], r[2]
+            hyst = r[3] if len(r) > 3 else None
+            st = state[i]
+            holds = cond(s) is True
+            if st["raised"]:
+                keep = (hyst(s) is True) if hyst else holds
+                if not keep:
+                    st["raised"] = False; st["since"] = None
+                    ev.append((float(t), "clear", piece))
+                    # a sample that clears may also start a new holding period
+                    if holds:
+                        st["since"] = t
+                continue
+            if holds:
+                if st["since"] is None:
+                    st["since"] = t
+                if dur is None or (t - st["since"]) > dur:
+                    st["raised"] = True
+                    ev.append((float(t), "raise", piece))
+            else:
+                st["since"] = None
+    return ev
+
+def norm(x): return re.sub(r"\s+", " ", x).strip().lower()
+
+def main():
+    # every piece must occur exactly once in its domain's manual(s)
+    for dom, rules in DOMAINS.items():
+        body = ""
+        for fn in sorted(os.listdir(os.path.join(HERE, dom))):
+            if fn.endswith((".txt", ".md")):
+                body += norm(open(os.path.join(HERE, dom, fn), encoding="utf-8").read()) + " "
+        for r in rules:
+            n = body.count(norm(r[0]))
+            assert n == 1, (dom, r[0], n)
+        # pieces must not contain each other within a domain
+        for a in rules:
+            for b in rules:
+                if a is not b:
+                    assert norm(a[0]) not in norm(b[0]), (a[0], b[0])
+    with open(os.path.join(HERE, "queries.jsonl"), "w", encoding="utf-8") as f:
+        for qid, dom, st in Q:
+            state = {k: (x if not isinstance(x, str) else x) for k, x in st.items()}
+            f.write(json.dumps({"id": qid, "domain": dom, "state": state, "expect": fires(dom, st)},
+                               ensure_ascii=False) + "\n")
+    os.makedirs(os.path.join(HERE, "replay"), exist_ok=True)
+    with open(os.path.join(HERE, "replay.jsonl"), "w", encoding="utf-8") as f:
+        for rid, dom, csv, cols, rows in R:
+            with open(os.path.join(HERE, csv), "w") as c:
+                c.write(",".join(["time"] + cols) + "\n")
+                for row in rows:
+                    c.write(",".join(str(x) for x in row) + "\n")
+            ev = replay(dom, cols, rows)
+            f.write(json.dumps({"id": rid, "domain": dom, "csv": csv,
+                                "expect": [[t, e, p] for t, e, p in ev]}, ensure_ascii=False) + "\n")
+
+if __name__ == "__main__":
+    main()
