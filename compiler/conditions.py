@@ -22,7 +22,7 @@ _TOKEN = re.compile(
     r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
     r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
     r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
-    r"|(?P<word>[A-Za-z][A-Za-z'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
+    r"|(?P<word>[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
     r"|(?P<punct>[,;:()\[\]])"
 )
 
@@ -130,6 +130,7 @@ class ParsedCondition:
     atoms: list[FoundAtom]
     duration: Duration | None = None
     requirement: bool = False
+    violation: bool = False  # context comparisons and a violated requirement, already negated
     end: int = 0  # character offset where the last comparison ends
     start: int = 0  # character offset where the first parameter phrase starts
     problems: list[str] = field(default_factory=list)
@@ -184,12 +185,22 @@ def parse_condition(
     _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)
     if any(a.param is None for a in atoms):
         return ParsedCondition(None, atoms, duration, problems=problems)
-    structure = _structure(tokens, atoms)
-    condition = _build(structure)
     requirement = all(a.requirement for a in atoms)
+    if not requirement and any(a.requirement for a in atoms):
+        # Context comparisons plus a requirement: fires when the context holds and the
+        # requirement is violated.
+        context = [a for a in atoms if not a.requirement]
+        required = [a for a in atoms if a.requirement]
+        condition: Condition = All((_build(_structure(tokens, context)),
+                                    Not(_build(_structure(tokens, required)))))
+        violation = True
+    else:
+        condition = _build(_structure(tokens, atoms))
+        violation = False
     first_phrase_tok = _phrase_start(tokens, atoms, 0)
     return ParsedCondition(
         condition, atoms, duration, requirement,
+        violation=violation,
         end=tokens[atoms[-1].last].end,
         start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
         problems=problems,
@@ -348,6 +359,9 @@ def _inner_comparison(tokens: list[Token], words: list[str], i: int) -> FoundAto
 
 
 def _modal_before(words: list[str], k: int) -> bool:
+    """A modal before position k, or an imperative "Do not" / "Never" opening the text."""
+    if (k == 1 and words[0] in ("do", "don't")) or (k == 0 and words[0] == "never"):
+        return True
     return any(w in _MODALS for w in words[max(0, k - 3):k])
 
 
@@ -380,7 +394,9 @@ def _name_atoms(
         while words and words[-1] in _VERB_GAP:
             gap.insert(0, words.pop())
         atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
-        atom.requirement = any(w in _MODALS for w in gap) or (
+        imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
+            words)
+        atom.requirement = imperative or any(w in _MODALS for w in gap) or (
             "to" in gap and any(w in ("is", "are") for w in gap))
         if atom.requirement and ("not" in gap or "never" in gap or "cannot" in gap):
             # "must not exceed N": the requirement is the negation of what is written.

@@ -37,7 +37,7 @@ _UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)
 _RULE_WORDS = re.compile(
     r"\b(must|shall|should|require[sd]?|needs? to|has to|have to|not (?:be )?(?:eligible|"
     r"permitted|allowed)|prohibited|forbidden|do not|don't|never|cannot|can't|may not|"
-    r"is to|are to|is limited|are limited|maximum|minimum|max\.?|min\.?|limit)\b",
+    r"is to|are to|is limited|are limited|maximum|minimum|max\.?|min\.?|limit|avoid)\b",
     re.IGNORECASE,
 )
 _MAX_MIN = re.compile(
@@ -46,6 +46,16 @@ _MAX_MIN = re.compile(
     r"\bmust be\b|\bof\b)\s*(?P<rest>[+\-−]?\d.*)$",
     re.IGNORECASE,
 )
+# "Oil temperature: maximum 245 °F", "EGT limit: 950 °C", "Cell voltage (min): 3.0 V"
+_MAX_MIN_AFTER = re.compile(
+    r"^(?:the\s+)?(?P<phrase>[^:=()]+?)\s*(?:[:,(]\s*)?(?P<kind>maximum|max\.?|upper limit|"
+    r"limit|minimum|min\.?|lower limit)\s*\)?\s*(?::|=|\bis\b|\bof\b)?\s*"
+    r"(?P<rest>[+\-−]?\d.*)$",
+    re.IGNORECASE,
+)
+_LEADING_COMPARISON = re.compile(
+    r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
+    r"between|outside)\s+[+\-−]?\d", re.IGNORECASE)
 _EXCLUSION_IMPERATIVE = re.compile(
     r"^(?:do not|don't|never|you must not|must not)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+"
     r"(?:at the same time|simultaneously|together|concurrently|at once)\W*$",
@@ -215,7 +225,7 @@ def _extract_statement(
     condition: Condition = parsed.condition
     if subject_mode:
         action = _remainder_action(cond_text, parsed)
-        if parsed.requirement:
+        if parsed.requirement or parsed.violation:
             kind = "constraint"
         elif _PROHIBITION.match(body):
             kind, action = "constraint", body
@@ -228,8 +238,9 @@ def _extract_statement(
             return
     if parsed.requirement:
         condition = Not(condition)
-        kind = "constraint"
-        action = action or body
+        kind, action = "constraint", body
+    elif parsed.violation:
+        kind, action = "constraint", body
     if kind == "constraint" and not action:
         action = body
     if not action:
@@ -276,9 +287,15 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     if mid and mid.start() > 0 and find_comparisons(tokenize(body[mid.end():]), set()):
         action = body[:mid.start()]
         return "if_then", body[mid.end():], action.strip(" ,"), False
-    maxmin = _MAX_MIN.match(body)
+    if _LEADING_COMPARISON.match(body):
+        # "Above 25,000 ft, reduce the airspeed to 280 kt."
+        cond, action = _split_condition_action(body)
+        if action:
+            return "if_then", cond, _strip_then(action), False
+        return "if_then", body, "", True
+    maxmin = _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
     if maxmin:
-        upper = maxmin.group("kind").lower().startswith(("max", "upper"))
+        upper = not maxmin.group("kind").lower().startswith(("min", "lower"))
         verb = "must not exceed" if upper else "must not fall below"
         cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
         return "constraint", cond, body, False

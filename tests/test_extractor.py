@@ -247,3 +247,37 @@ def test_parameter_between_comparison_and_number() -> None:
     assert stripped(got["cond"]) == atom("pressure", ">", 6.5, "psi")
     got = one("If the engine runs above a temperature of 80 °C, open the bypass valve.")
     assert stripped(got["cond"]) == atom("temp", ">", 80, "degC")
+
+
+@pytest.mark.parametrize("sentence, fires_on", [
+    ("Oil temperature: maximum 120 °C.", {"not": atom("temp", "<=", 120, "degC")}),
+    ("Oil temperature limit: 120 °C.", {"not": atom("temp", "<=", 120, "degC")}),
+    ("Oil pressure (minimum): 25 psi.", {"not": atom("pressure", ">=", 25, "psi")}),
+    ("Do not exceed 3,000 rpm turbopump speed.", {"not": atom("speed", "<=", 3000, "rpm")}),
+    ("Never exceed 3,000 rpm.", {"not": atom("speed", "<=", 3000, "rpm")}),
+    ("Avoid operation between 20 and 30 % humidity.",
+     atom("humidity", "between", [20, 30], "percent")),
+    ("Oil pressure must be at least 25 psi at idle.", {"not": atom("pressure", ">=", 25, "psi")}),
+])
+def test_limit_forms(sentence: str, fires_on: dict[str, Any]) -> None:
+    got = one(sentence)
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == fires_on
+    assert got["action"] == sentence.rstrip(".")
+
+
+def test_context_comparison_before_a_requirement_or_an_action() -> None:
+    got = one("Below 80 °C, the oil pressure must not exceed 90 psi.")
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == {"all": [atom("temp", "<", 80, "degC"),
+                                             {"not": atom("pressure", "<=", 90, "psi")}]}
+    got = one("Above 80 °C, reduce the turbopump speed to 2,000 rpm.")
+    assert got["kind"] == "if_then"
+    assert stripped(got["cond"]) == atom("temp", ">", 80, "degC")
+    assert got["action"] == "reduce the turbopump speed to 2,000 rpm"
+
+
+def test_descriptive_statement_of_a_normal_range() -> None:
+    found = extract(split_statements("Oil pressure between 60 and 90 psi is normal.\n", "m.txt"),
+                    PARAMS)
+    assert not found.rules
