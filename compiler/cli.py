@@ -69,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 3) when any statement that looks like a rule is unreadable")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    p.add_argument("--kb", type=Path, metavar="PATH",
+                   help="where to write the provenance knowledge base (SQLite; default "
+                   "BUNDLE.kb.sqlite beside the bundle)")
     p.set_defaults(run=_compile)
 
     p = sub.add_parser("extract", help="manuals -> reviewable rule objects (JSON lines)",
@@ -102,6 +105,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("bundle", type=Path, metavar="BUNDLE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_inspect)
+
+    from rulec.compiler.kb_commands import register as register_kb_commands
+
+    register_kb_commands(sub)
     return parser
 
 
@@ -121,9 +128,14 @@ def _compile(args: argparse.Namespace) -> int:
         print(f"rulec: error: {len(errors)} unreadable statement(s) (--strict); "
               f"first: {errors[0]}", file=sys.stderr)
         return EXIT_STRICT
+    from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
+
+    kb_path = args.kb or default_kb_path(args.output)
+    write_knowledge_base(kb_path, result)  # first: the bundle changes only if both succeed
     write_bundle_file(args.output, encode_bundle(payload))
     if not args.quiet:
-        print(f"wrote {args.output} ({payload['meta']['bundle_id']})", file=sys.stderr)
+        print(f"wrote {args.output} ({payload['meta']['bundle_id']}) and {kb_path}",
+              file=sys.stderr)
     return 0
 
 
