@@ -53,6 +53,8 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from rulec.compiler.llm import add_llm_arguments
+
     parser = argparse.ArgumentParser(
         prog="rulec",
         description="Compile technical manuals into an exact, checksummed rule bundle, and "
@@ -72,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--kb", type=Path, metavar="PATH",
                    help="where to write the provenance knowledge base (SQLite; default "
                    "BUNDLE.kb.sqlite beside the bundle)")
+    add_llm_arguments(p)
     p.set_defaults(run=_compile)
 
     p = sub.add_parser("extract", help="manuals -> reviewable rule objects (JSON lines)",
@@ -81,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, type=Path, metavar="RULES.jsonl")
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 3) when any statement that looks like a rule is unreadable")
+    add_llm_arguments(p)
     p.set_defaults(run=_extract)
 
     p = sub.add_parser("query", help="the rules that apply to one state",
@@ -116,10 +120,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _compile(args: argparse.Namespace) -> int:
+    from rulec.compiler.knowledge_base import default_kb_path
+    from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import build_payload, collect_rules
     from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
 
-    result = collect_rules(list(args.sources))
+    kb_dir = (args.kb or default_kb_path(args.output)).parent
+    llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
+    result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
     payload = build_payload(result, " ".join(s.name or str(s) for s in args.sources))
     errors = result.errors
     if not args.quiet:
@@ -140,11 +148,13 @@ def _compile(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import collect_rules
     from rulec.compiler.rules import dumps_rule
     from rulec.runtime.errors import DocumentError
 
-    result = collect_rules(list(args.sources))
+    llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
+    result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
     _report(result)
     if args.strict and result.errors:
         print(f"rulec: error: {len(result.errors)} unreadable statement(s) (--strict); "
@@ -170,6 +180,14 @@ def _report(result: Any) -> None:
     for problem in result.problems:
         tag = "unreadable" if problem.fatal else "note"
         print(f"  {tag}: {problem}", file=sys.stderr)
+    if result.llm_requests or result.llm_cache_hits or result.rejected:
+        print(f"llm: {result.llm_requests} request(s), {result.llm_cache_hits} cached "
+              f"answer(s), {len(result.rejected)} rule(s) rejected by the fidelity filter, "
+              f"{len(result.disagreements)} disagreement(s)", file=sys.stderr)
+    for rejection in result.rejected:
+        print(f"  {rejection}", file=sys.stderr)
+    for disagreement in result.disagreements:
+        print(f"  disagreement: {disagreement}", file=sys.stderr)
 
 
 # ---------------------------------------------------------------- onboard side

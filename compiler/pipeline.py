@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulec.compiler import __version__
 from rulec.compiler.boxes import ThresholdConverter, boxes_of, to_float_bounds
@@ -28,6 +28,11 @@ from rulec.compiler.statements import (
     split_statements,
 )
 from rulec.runtime.errors import DocumentError, ManifestError, RuleSchemaError, UnitError
+
+if TYPE_CHECKING:
+    from rulec.compiler.fidelity import Rejection
+    from rulec.compiler.llm import ChunkInput, LlmConfig
+    from rulec.compiler.llm_merge import Disagreement
 
 MANIFEST_NAME = "sensors.toml"
 RULES_SUFFIX = ".jsonl"
@@ -49,14 +54,20 @@ class CompileResult:
     params: ParameterTable = field(default_factory=ParameterTable)
     manifest: Manifest | None = None
     payload: dict[str, Any] = field(default_factory=dict)
+    rejected: list[Rejection] = field(default_factory=list)  # refused by the fidelity filter
+    disagreements: list[Disagreement] = field(default_factory=list)  # --extractor both
+    llm_requests: int = 0
+    llm_cache_hits: int = 0
 
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.fatal]
 
 
-def collect_rules(sources: list[Path]) -> CompileResult:
-    """Read every source and extract its rule objects (no bundle yet)."""
+def collect_rules(sources: list[Path], extractor: str = "offline",
+                  llm: LlmConfig | None = None) -> CompileResult:
+    """Read every source and extract its rule objects (no bundle yet); `extractor` is
+    offline, llm or both (docs/llm-extractor.md), `llm` the endpoint for the latter two."""
     result = CompileResult()
     manifests: list[Path] = []
     inputs: list[tuple[Path, Path]] = []  # (file, folder its provenance is relative to)
@@ -93,6 +104,7 @@ def collect_rules(sources: list[Path]) -> CompileResult:
     result.manifest = _merge_manifests(manifests)
     result.params = _parameter_table(result.manifest)
     used_ids: set[str] = set()
+    chunks: list[ChunkInput] = []
     for path, base in inputs:
         rel = path.relative_to(base).as_posix()
         raw = path.read_bytes() if path.is_file() else b""
@@ -110,12 +122,44 @@ def collect_rules(sources: list[Path]) -> CompileResult:
             result.rules.extend(loaded)
             continue
         statements = split_statements(read_document_text(path), rel)
-        found: Extraction = extract(statements, result.params, used_ids)
-        result.rules.extend(found.rules)
-        result.descriptive.extend(found.descriptive)
-        result.problems.extend(found.problems)
+        if extractor != "llm":
+            found: Extraction = extract(statements, result.params, used_ids)
+            result.rules.extend(found.rules)
+            result.descriptive.extend(found.descriptive)
+            result.problems.extend(found.problems)
+        if extractor != "offline":
+            from rulec.compiler.llm import chunk_statements
+
+            chunks.extend(chunk_statements(rel, statements))
+    if extractor != "offline":
+        _extract_with_llm(result, chunks, extractor, llm, used_ids)
     _dedupe_ids(result)
     return result
+
+
+def _extract_with_llm(result: CompileResult, chunks: list[ChunkInput], extractor: str,
+                      config: LlmConfig | None, used_ids: set[str]) -> None:
+    """Ask the LLM (docs/llm-extractor.md); `both` merges with the offline rules."""
+    from rulec.compiler.llm import LlmConfigError, extract_with_llm
+    from rulec.compiler.llm_merge import merge
+
+    if config is None:
+        raise LlmConfigError(f"--extractor {extractor} needs an LLM configuration")
+    ids = used_ids if extractor == "llm" else set(used_ids)  # `both`: merge keeps ids unique
+    got = extract_with_llm(chunks, result.params, config, used_ids=ids)
+    result.problems.extend(got.problems)
+    result.rejected.extend(got.rejected)
+    result.llm_requests, result.llm_cache_hits = got.requests, got.cache_hits
+    if extractor == "llm":
+        result.rules.extend(got.rules)
+        result.descriptive.extend(got.descriptive)
+        return
+    units = {name: info.unit_symbol for name, info in result.params.params.items()}
+    merged = merge(result.rules, got.rules, param_units=units)
+    result.rules = merged.rules
+    result.disagreements = merged.disagreements
+    taken = {(r.source.get("file"), r.source.get("line")) for r in merged.from_llm}
+    result.descriptive = [st for st in result.descriptive if (st.file, st.line) not in taken]
 
 
 def _merge_manifests(paths: list[Path]) -> Manifest | None:
