@@ -3,3 +3,5 @@
 Dependency-light on purpose (numpy, msgpack, cffi, pycosat, pyserial); it never
 imports the ground-side compiler.
 """
+
+from .backend import NATIVE as NATIVE  # True when the C containment kernel is in use

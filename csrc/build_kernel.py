@@ -1,0 +1,166 @@
+"""cffi build script (API mode) for the containment kernel ``rulec.runtime._kernel``.
+
+Listed in ``setup.py`` as ``cffi_modules=["csrc/build_kernel.py:ffi"]``, so installing
+the project compiles it.  Paths are taken relative to this file (then expressed relative
+to the working directory, as setuptools wants) so the build works from any cwd, from an
+sdist and from a wheel build.  Run directly (``python csrc/build_kernel.py``) to compile
+the module into the current directory for a quick look.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cffi import FFI
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _rel(path: Path) -> str:
+    """Path relative to the cwd when possible: setuptools dislikes absolute sources."""
+    try:
+        return os.path.relpath(path, os.getcwd())
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+ffi = FFI()
+
+# Mirrors kernel.h.  `...` lets the C compiler fill in the constants and rk_index's layout;
+# rk_entry and rk_con are spelled out in full because numpy builds arrays of them (with
+# offsets taken from ffi.offsetof), and cffi checks that layout against kernel.h.
+ffi.cdef(
+    """
+    #define RK_OK ...
+    #define RK_E_ARG ...
+    #define RK_E_SHAPE ...
+    #define RK_E_INDEX ...
+    #define RK_KIND_GT ...
+    #define RK_KIND_LT ...
+    #define RK_KIND_PRESENT ...
+    #define RK_KIND_GRID ...
+    #define RK_MORE_SHIFT ...
+    #define RK_HAS_MORE ...
+    #define RK_AXIS_MASK ...
+
+    typedef struct {
+        double lo, hi;
+        double lo2, hi2;
+        int32_t axis2;
+        int32_t id;
+    } rk_entry;
+
+    typedef struct {
+        double lo, hi;
+        int32_t axis;
+        int32_t pad;
+    } rk_con;
+
+    typedef struct {
+        int32_t n_params;
+        int32_t n_ids;
+        int32_t n_entries;
+        const rk_entry *entry;
+        const int32_t *more_start;
+        int32_t n_more;
+        const rk_con *more;
+        int32_t n_buckets;
+        const int32_t *bucket_axis;
+        const int32_t *bucket_kind;
+        const int32_t *bucket_begin;
+        const int32_t *bucket_end;
+        const double *bucket_key;
+        const int32_t *bucket_cell;
+        const int32_t *bucket_n_cell;
+        const double *bucket_base;
+        const double *bucket_scale;
+        int32_t n_cells;
+        const int32_t *cell_first;
+        int32_t n_always;
+        const int32_t *always;
+        ...;
+    } rk_index;
+
+    int rk_validate(const rk_index *idx);
+    int rk_cells(double base, double scale, int32_t n_cell, const double *values, int64_t n,
+                 int32_t *out);
+    int32_t rk_match(const rk_index *idx, const double *point, int32_t n_point,
+                     int32_t *out, int32_t cap);
+    int64_t rk_match_many(const rk_index *idx, const double *points, int64_t n_points,
+                          int32_t n_point, int32_t *out, int64_t cap, int64_t *offsets);
+    """
+)
+
+# The logic path (logic.h: facts and unit propagation for runtime/logic.py) shares the
+# module.  lg_db and lg_work are filled field by field from Python, hence `...;`.
+ffi.cdef(
+    """
+    #define LG_OK ...
+    #define LG_CONFLICT ...
+    #define LG_CONE ...
+    #define LG_E_ARG ...
+    #define LG_E_SHAPE ...
+    #define LG_E_INDEX ...
+    #define LG_REASON_NONE ...
+    #define LG_REASON_FACT ...
+
+    typedef struct {
+        int32_t n_vars;
+        int32_t n_clauses;
+        int32_t n_params;
+        const int32_t *start;
+        const int32_t *lits;
+        const int32_t *occ_start;
+        const int32_t *occ;
+        const int32_t *occ_mid;
+        int32_t n_units;
+        const int32_t *units;
+        int32_t n_nonhorn;
+        const int32_t *nonhorn;
+        int32_t n_cond;
+        const int32_t *cond_var;
+        const int32_t *cond_axis;
+        const int32_t *cond_row;
+        const double *row_lo;
+        const double *row_hi;
+        ...;
+    } lg_db;
+
+    typedef struct {
+        int8_t *value;
+        int32_t *reason;
+        int32_t *trail;
+        int32_t n_trail;
+        int32_t *nfalse;
+        int32_t *touched;
+        int32_t n_touched;
+        uint8_t *cmark;
+        int32_t *cone;
+        int32_t n_cone;
+        uint8_t *vmark;
+        int32_t *cone_vars;
+        int32_t n_cone_vars;
+        int32_t conflict;
+        ...;
+    } lg_work;
+
+    int lg_validate(const lg_db *db);
+    void lg_reset(const lg_db *db, lg_work *w);
+    int lg_evaluate(const lg_db *db, lg_work *w, const double *x, int32_t n_x,
+                    const uint8_t *skip);
+    """
+)
+
+ffi.set_source(
+    "rulec.runtime._kernel",
+    '#include "kernel.h"\n#include "logic.h"',
+    sources=[_rel(_HERE / "kernel.c"), _rel(_HERE / "logic.c")],
+    include_dirs=[_rel(_HERE)],
+    depends=[_rel(_HERE / "kernel.h"), _rel(_HERE / "logic.h")],
+    # No -ffast-math: NaN must keep failing every comparison.
+    extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else ["/O2"],
+)
+
+if __name__ == "__main__":
+    ffi.compile(verbose=True)
