@@ -41,7 +41,7 @@ test: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check compiler runtime firmware_bridge csrc tests bench examples
-	$(BIN)/mypy compiler runtime
+	$(BIN)/mypy compiler runtime firmware_bridge
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/kernel_report.py

@@ -1,0 +1,334 @@
+"""Configuration of `rulec-onboard`: one table of options feeds the TOML file, the flags,
+``--help`` and the checks, so the three can never disagree.
+
+Every flag ``--some-name`` is the TOML key ``some_name`` (top level of the file).  Flags
+override the file; the input is chosen as a whole (an input flag replaces the file's
+input).  Relative paths in the file are relative to the file's folder.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import serial
+
+from rulec.firmware_bridge.links import parse_host_port
+from rulec.runtime.errors import RulecError
+
+INPUT_KEYS = ("serial", "tcp_listen", "udp_listen", "stdin")
+STDIN_FORMATS = ("auto", "csv", "jsonl")
+
+
+class ConfigError(RulecError, ValueError):
+    """The daemon's configuration (file or flags) is malformed or inconsistent."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: TOML key, type, default, and the help text shown by --help."""
+
+    key: str
+    kind: type
+    default: Any
+    help: str
+    metavar: str | None = None
+    group: str = "daemon"
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "bundle",
+        str,
+        None,
+        "the rule bundle to serve (required); watched for changes and reloaded when it validates",
+        "FILE",
+        "bundle",
+    ),
+    Option(
+        "serial",
+        str,
+        None,
+        "read telemetry frames from a pyserial URL: a device "
+        "(/dev/ttyUSB0), a pty path, loop://, socket://HOST:PORT, rfc2217://HOST:PORT; "
+        "advisories go back on the same port",
+        "URL",
+        "input (choose one)",
+    ),
+    Option(
+        "tcp_listen",
+        str,
+        None,
+        "listen for one firmware TCP connection at a time on "
+        "[HOST:]PORT (HOST defaults to 127.0.0.1; PORT 0 picks a free one)",
+        "[HOST:]PORT",
+        "input (choose one)",
+    ),
+    Option(
+        "udp_listen",
+        str,
+        None,
+        "receive telemetry datagrams on [HOST:]PORT (HOST "
+        "defaults to 127.0.0.1); advisories go to the last sender",
+        "[HOST:]PORT",
+        "input (choose one)",
+    ),
+    Option(
+        "stdin",
+        str,
+        None,
+        "read text samples from standard input: csv (header `time` "
+        '+ parameter names, like `rulec replay`), jsonl ({"t": 1.5, "values": '
+        '{"name": 3.2}} per line) or auto; the daemon exits 0 at end of input',
+        "{auto,csv,jsonl}",
+        "input (choose one)",
+    ),
+    Option(
+        "baudrate",
+        int,
+        115200,
+        "baud rate for a real serial port (ignored by URLs that have none)",
+        "BAUD",
+        "input (choose one)",
+    ),
+    Option(
+        "log",
+        str,
+        "-",
+        "where JSON lines go: - for stdout (default) or a file, "
+        "appended to and reopened on SIGHUP (logrotate)",
+        "FILE",
+        "output",
+    ),
+    Option(
+        "heartbeat_s",
+        float,
+        1.0,
+        "send a HEARTBEAT frame every S seconds (0: never)",
+        "S",
+        "output",
+    ),
+    Option(
+        "summary_s",
+        float,
+        10.0,
+        "log a summary line (frames ok/dropped, advisories, "
+        "evaluation latency p50/p99) every S seconds (0: only at exit)",
+        "S",
+        "output",
+    ),
+    Option(
+        "reload_poll_s",
+        float,
+        1.0,
+        "check the bundle file for a change every S seconds (0: reload on SIGHUP only)",
+        "S",
+        "reload",
+    ),
+    Option(
+        "reconnect_min_s", float, 0.1, "first delay before reopening a failed link", "S", "link"
+    ),
+    Option("reconnect_max_s", float, 5.0, "cap of the exponential reconnect delay", "S", "link"),
+    Option(
+        "read_timeout_s",
+        float,
+        0.05,
+        "longest wait for input before housekeeping "
+        "(heartbeat, reload, staleness); bounds signal reaction time",
+        "S",
+        "link",
+    ),
+    Option(
+        "stale_check_s",
+        float,
+        0.5,
+        "when no frame came for S seconds, advance the "
+        "engine clock so values older than their max_age_s turn stale",
+        "S",
+        "link",
+    ),
+    Option(
+        "takeover_s",
+        float,
+        5.0,
+        "TCP: a waiting connection replaces the current one after it has been silent this long",
+        "S",
+        "link",
+    ),
+    Option(
+        "write_timeout_s",
+        float,
+        0.5,
+        "longest blocking write to the link; a serial "
+        "write that times out is dropped, a TCP one drops the connection",
+        "S",
+        "link",
+    ),
+    Option(
+        "max_buffer_bytes",
+        int,
+        65536,
+        "bound of every read and receive buffer (and of one text line)",
+        "N",
+        "link",
+    ),
+)
+
+_BY_KEY = {o.key: o for o in OPTIONS}
+
+
+@dataclass(frozen=True)
+class OnboardConfig:
+    """The daemon's settings after file and flags are merged and checked."""
+
+    bundle: Path
+    serial: str | None = None
+    tcp_listen: str | None = None
+    udp_listen: str | None = None
+    stdin: str | None = None
+    baudrate: int = 115200
+    log: str = "-"
+    heartbeat_s: float = 1.0
+    summary_s: float = 10.0
+    reload_poll_s: float = 1.0
+    reconnect_min_s: float = 0.1
+    reconnect_max_s: float = 5.0
+    read_timeout_s: float = 0.05
+    stale_check_s: float = 0.5
+    takeover_s: float = 5.0
+    write_timeout_s: float = 0.5
+    max_buffer_bytes: int = 65536
+
+    @property
+    def input_kind(self) -> str:
+        """The chosen input: serial, tcp_listen, udp_listen or stdin."""
+        for key in INPUT_KEYS:
+            if getattr(self, key) is not None:
+                return key
+        raise ConfigError("no input chosen")
+
+    @property
+    def input_text(self) -> str:
+        kind = self.input_kind
+        return f"{kind}={getattr(self, kind)}"
+
+
+def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The TOML file's settings, type-checked, with paths made relative to its folder."""
+    where = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{where}: not valid TOML: {exc}") from None
+    base = Path(path).resolve().parent
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        option = _BY_KEY.get(key)
+        if option is None:
+            known = ", ".join(o.key for o in OPTIONS)
+            raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
+        out[key] = _typed(option, value, f"{where}: {key}")
+        if key in ("bundle", "log") and out[key] != "-" and not Path(out[key]).is_absolute():
+            out[key] = str(base / out[key])
+    return out
+
+
+def _typed(option: Option, value: Any, where: str) -> Any:
+    if option.kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, option.kind):
+        raise ConfigError(
+            f"{where} must be {option.kind.__name__}, found {type(value).__name__} {value!r}"
+        )
+    return value
+
+
+def build_config(
+    file_values: Mapping[str, Any] | None = None, flag_values: Mapping[str, Any] | None = None
+) -> OnboardConfig:
+    """Defaults <- file <- flags (None means "not given"); then every value is checked."""
+    file_values = dict(file_values or {})
+    flags = {k: v for k, v in (flag_values or {}).items() if v is not None}
+    if any(k in flags for k in INPUT_KEYS):
+        for key in INPUT_KEYS:
+            file_values.pop(key, None)
+    merged: dict[str, Any] = {}
+    for f in fields(OnboardConfig):
+        if f.name in flags:
+            merged[f.name] = flags[f.name]
+        elif f.name in file_values:
+            merged[f.name] = file_values[f.name]
+    if "bundle" not in merged:
+        raise ConfigError("no bundle given (--bundle FILE or `bundle = ...` in the config)")
+    merged["bundle"] = Path(merged["bundle"])
+    config = OnboardConfig(**merged)
+    check_config(config)
+    return config
+
+
+def check_config(c: OnboardConfig) -> None:
+    """Refuse values the daemon cannot run with, naming the option."""
+    chosen = [k for k in INPUT_KEYS if getattr(c, k) is not None]
+    if len(chosen) != 1:
+        flags = ", ".join(_BY_KEY[k].flag for k in INPUT_KEYS)
+        found = ", ".join(_BY_KEY[k].flag for k in chosen) or "none"
+        raise ConfigError(f"choose exactly one input of {flags} (found {found})")
+    if c.stdin is not None and c.stdin not in STDIN_FORMATS:
+        raise ConfigError(f"--stdin must be one of {', '.join(STDIN_FORMATS)}, not {c.stdin!r}")
+    for key in ("tcp_listen", "udp_listen"):
+        value = getattr(c, key)
+        if value is not None:
+            try:
+                parse_host_port(value)
+            except ValueError as exc:
+                raise ConfigError(f"{_BY_KEY[key].flag}: {exc}") from None
+    if c.serial is not None:
+        if not c.serial.strip():
+            raise ConfigError("--serial: empty URL")
+        try:  # an unknown URL scheme never works: refuse it now rather than retry forever
+            serial.serial_for_url(c.serial, do_not_open=True)
+        except (ValueError, serial.SerialException) as exc:
+            raise ConfigError(f"--serial {c.serial!r}: {exc}") from None
+    if not c.log.strip():
+        raise ConfigError("--log: empty path (use - for stdout)")
+    _positive(c, "baudrate", c.baudrate, 1, 100_000_000)
+    _positive(c, "max_buffer_bytes", c.max_buffer_bytes, 256, 16 * 1024 * 1024)
+    for key in ("heartbeat_s", "summary_s", "reload_poll_s"):
+        _seconds(key, getattr(c, key), allow_zero=True)
+    for key in (
+        "reconnect_min_s",
+        "reconnect_max_s",
+        "read_timeout_s",
+        "stale_check_s",
+        "takeover_s",
+        "write_timeout_s",
+    ):
+        _seconds(key, getattr(c, key), allow_zero=False)
+    if c.reconnect_max_s < c.reconnect_min_s:
+        raise ConfigError("--reconnect-max-s must not be below --reconnect-min-s")
+    if c.read_timeout_s > 1.0:
+        raise ConfigError("--read-timeout-s must be at most 1 s (it bounds signal handling)")
+
+
+def _positive(c: OnboardConfig, key: str, value: int, lo: int, hi: int) -> None:
+    if not lo <= value <= hi:
+        raise ConfigError(f"{_BY_KEY[key].flag} must be in {lo}..{hi}, not {value}")
+
+
+def _seconds(key: str, value: float, allow_zero: bool) -> None:
+    ok = math.isfinite(value) and (value > 0 or (allow_zero and value == 0))
+    if not ok or value > 86400:
+        what = "0 or a positive" if allow_zero else "a positive"
+        raise ConfigError(f"{_BY_KEY[key].flag} must be {what} number of seconds, not {value}")

@@ -1,0 +1,299 @@
+"""Hot reload of the rule bundle: validate beside the running engine, then swap.
+
+``BundleReloader`` notices a request (SIGHUP) or a changed bundle file (device, inode,
+size and mtime polled every ``poll_s``), loads and validates the new bundle exactly as
+at start (``build_engine``: ``load_bundle``, an ``Engine``, one probe evaluation) on a
+worker thread, and hands back a ``ReloadOutcome``.  It never touches the serving engine:
+the daemon swaps between two samples by calling ``adopt(old, new, t)`` and then
+``accepted(new)``.  A failed candidate is reported and dropped; the last good bundle
+keeps serving, and the same file is not retried until it changes again or on SIGHUP.
+
+What crosses a swap (``adopt``), and why nothing wrong can:
+- the last value and sample time of every parameter whose name *and unit* are the same
+  in both bundles (a reading in the same unit is still the same reading); validity
+  (range, staleness with the new max_age_s) is recomputed by the new engine;
+- the raised state of every rule whose id exists in both: the firmware was told it is
+  raised; the new engine re-evaluates at once and clears it (a normal "clear") if its
+  new condition no longer holds (subject to the new bundle's latch and off-delay); its
+  acknowledgement and a running off-delay timer go with it;
+- a duration timer ("for more than T") only when the rule's condition text and duration
+  are identical; otherwise the timer restarts;
+- the sensor-fault state of the carried parameters (so faults are not announced twice).
+A rule raised under the old bundle whose id is gone gets a "clear" event (advisory
+"withdrawn by bundle reload").  After the carry the new engine steps once at the last
+sample time with no new values, so advisories reflect the new rules immediately.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rulec.runtime.bundle import load_bundle
+from rulec.runtime.engine import Engine, Event
+from rulec.runtime.errors import RulecError
+
+Signature = tuple[int, int, int, int]
+
+
+def file_signature(path: str | os.PathLike[str]) -> Signature | None:
+    """(device, inode, size, mtime in ns), or None when the file cannot be stat'ed."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def build_engine(path: str | os.PathLike[str]) -> Engine:
+    """Load, validate and probe a bundle exactly as the daemon serves it.
+
+    Raises ``RulecError`` (``BundleError`` mostly) on any defect.
+    """
+    bundle = load_bundle(path)
+    engine = Engine(bundle)
+    engine.evaluate({})  # the containment kernel answers before anything relies on it
+    return engine
+
+
+@dataclass
+class ReloadOutcome:
+    """The result of one reload attempt; ``engine`` is the validated candidate."""
+
+    trigger: str
+    ok: bool
+    engine: Engine | None = None
+    error: str | None = None
+    changed: bool = False
+    load_ms: float = 0.0
+
+    def to_json(self, serving: Engine) -> dict[str, object]:
+        out: dict[str, object] = {"event": "reload", "ok": self.ok, "trigger": self.trigger}
+        if self.ok and self.engine is not None:
+            out["changed"] = self.changed
+            out["bundle_id"] = self.engine.bundle.meta.get("bundle_id")
+            out["digest"] = self.engine.bundle.digest
+        else:
+            out["level"] = "error"
+            out["error"] = self.error
+            out["serving"] = serving.bundle.meta.get("bundle_id")
+            out["serving_digest"] = serving.bundle.digest
+        out["load_ms"] = round(self.load_ms, 3)
+        return out
+
+
+class BundleReloader:
+    """Watches one bundle file and validates new versions beside the serving engine."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        current: Engine,
+        poll_s: float = 1.0,
+        background: bool = True,
+        loader: Callable[[str | os.PathLike[str]], Engine] = build_engine,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.path = path
+        self.current = current
+        self.poll_s = poll_s
+        self.background = background
+        self.loader = loader
+        self.clock = clock
+        self.attempts = 0
+        self.failures = 0
+        self._seen = file_signature(path)
+        self._next_poll = clock() + poll_s
+        self._requested: str | None = None
+        self._thread: threading.Thread | None = None
+        self._result: ReloadOutcome | None = None
+
+    @classmethod
+    def start(
+        cls,
+        path: str | os.PathLike[str],
+        poll_s: float = 1.0,
+        background: bool = True,
+        loader: Callable[[str | os.PathLike[str]], Engine] = build_engine,
+    ) -> BundleReloader:
+        """Load the first bundle (raising ``RulecError`` on a defect), then watch it."""
+        seen = file_signature(path)  # taken before reading, so a later write is noticed
+        reloader = cls(path, loader(path), poll_s, background, loader)
+        reloader._seen = seen
+        return reloader
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None
+
+    def request(self, trigger: str = "SIGHUP") -> None:
+        """Ask for a reload at the next poll (safe to call from a signal handler)."""
+        self._requested = trigger
+
+    def poll(self, now: float | None = None) -> ReloadOutcome | None:
+        """A finished attempt, if any; starts a new one when asked or the file changed."""
+        if self._thread is not None:
+            if self._thread.is_alive():
+                return None
+            self._thread.join()
+            self._thread = None
+            return self._finish()
+        now = self.clock() if now is None else now
+        trigger = self._requested
+        if trigger is not None:
+            self._requested = None
+        elif self.poll_s > 0 and now >= self._next_poll:
+            self._next_poll = now + self.poll_s
+            sig = file_signature(self.path)
+            if sig != self._seen:
+                self._seen = sig
+                if sig is None:
+                    self.failures += 1
+                    return ReloadOutcome(
+                        "file changed", False, error=f"{os.fspath(self.path)}: file is missing"
+                    )
+                trigger = "file changed"
+        if trigger is None:
+            return None
+        self._seen = file_signature(self.path)  # before reading: a later write is seen
+        self.attempts += 1
+        if not self.background:
+            self._result = self._load(trigger)
+            return self._finish()
+        self._thread = threading.Thread(
+            target=self._run, args=(trigger,), name="rulec-reload", daemon=True
+        )
+        self._thread.start()
+        return None
+
+    def wait(self, timeout: float = 30.0) -> ReloadOutcome | None:
+        """Block until a background attempt ends (tests, shutdown)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.poll()
+
+    def accepted(self, engine: Engine) -> None:
+        """The daemon swapped ``engine`` in: it is the one serving now."""
+        self.current = engine
+
+    def _run(self, trigger: str) -> None:
+        self._result = self._load(trigger)
+
+    def _load(self, trigger: str) -> ReloadOutcome:
+        started = time.perf_counter()
+        try:
+            engine = self.loader(self.path)
+        except RulecError as exc:
+            error = " ".join(str(exc).split())
+            return ReloadOutcome(trigger, False, error=error, load_ms=_ms(started))
+        except Exception as exc:  # noqa: BLE001 - a bad bundle must never stop the daemon
+            error = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            return ReloadOutcome(trigger, False, error=error, load_ms=_ms(started))
+        changed = engine.bundle.digest != self.current.bundle.digest
+        return ReloadOutcome(trigger, True, engine, changed=changed, load_ms=_ms(started))
+
+    def _finish(self) -> ReloadOutcome | None:
+        outcome, self._result = self._result, None
+        if outcome is not None and not outcome.ok:
+            self.failures += 1
+        return outcome
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1e3
+
+
+# --------------------------------------------------------------------------- the swap
+
+
+@dataclass
+class Adoption:
+    """What a swap carried over, dropped and announced."""
+
+    events: list[Event] = field(default_factory=list)
+    kept_values: list[str] = field(default_factory=list)
+    dropped_values: list[str] = field(default_factory=list)
+    kept_raised: list[str] = field(default_factory=list)
+    withdrawn: list[str] = field(default_factory=list)
+    kept_timers: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kept_values": self.kept_values,
+            "dropped_values": self.dropped_values,
+            "kept_raised": self.kept_raised,
+            "withdrawn": self.withdrawn,
+            "kept_timers": self.kept_timers,
+        }
+
+
+def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
+    """Carry the stream state of ``old`` into the fresh ``new`` (see the module docstring).
+
+    ``t`` is the time of the last sample (None before the first one).  Returns the
+    events the swap causes: clears of withdrawn rules, then what the new rules say about
+    the carried values.  This reads the engines' stream state directly (the Engine has
+    no public export of it yet); it is the only place that does.
+    """
+    out = Adoption()
+    old_b, new_b = old.bundle, new.bundle
+    carried: set[str] = set()
+    for j, param in enumerate(new_b.parameters):
+        i = old_b.param_index.get(param.name)
+        if i is None or not old._last_time[i] > -float("inf"):
+            continue
+        if old_b.parameters[i].unit != param.unit:
+            out.dropped_values.append(param.name)
+            continue
+        new._last_value[j] = old._last_value[i]
+        new._last_time[j] = old._last_time[i]
+        carried.add(param.name)
+        out.kept_values.append(param.name)
+    new._faults = {name: why for name, why in old._faults.items() if name in carried}
+    new._t = old._t
+
+    when = 0.0 if t is None else t
+    for r in sorted(old._raised):
+        rule = old_b.rules[r]
+        k = new_b.rule_index.get(rule.id)
+        if k is None:
+            out.withdrawn.append(rule.id)
+            out.events.append(
+                Event(
+                    when,
+                    "clear",
+                    rule.id,
+                    rule.severity,
+                    f"Cleared: rule withdrawn by bundle reload ({rule.action})",
+                    rule.source,
+                    {},
+                )
+            )
+            continue
+        new._raised[k] = old._raised[r]
+        if r in old._acked:  # an acknowledged latch stays acknowledged
+            new._acked.add(k)
+        if r in old._false_since:  # an off-delay already running keeps running
+            new._false_since[k] = old._false_since[r]
+        out.kept_raised.append(rule.id)
+    for r, since in old._since.items():
+        rule = old_b.rules[r]
+        k = new_b.rule_index.get(rule.id)
+        if k is None:
+            continue
+        spec = new_b.rules[k]
+        same = (
+            spec.condition_text == rule.condition_text
+            and spec.duration_s == rule.duration_s
+            and spec.duration_inclusive == rule.duration_inclusive
+        )
+        if same:
+            new._since[k] = since
+            if rule.duration_s is not None and k not in new._raised:
+                out.kept_timers.append(rule.id)
+    if t is not None:
+        out.events.extend(new.step(t, {}))
+    return out

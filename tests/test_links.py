@@ -1,0 +1,302 @@
+"""Links with real parts only: pyserial ``loop://`` and a real pty, real TCP and UDP
+sockets on 127.0.0.1, a real pipe for stdin; no mocks of serial or sockets."""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import time
+import tty
+from collections.abc import Iterator
+
+import pytest
+
+from rulec.firmware_bridge.links import (
+    Backoff,
+    Chunk,
+    LineSplitter,
+    Link,
+    LinkEvent,
+    LinkSupervisor,
+    SerialLink,
+    StdinLink,
+    TcpListenLink,
+    TextSamples,
+    UdpListenLink,
+    parse_host_port,
+)
+
+
+def read_until(link: Link | LinkSupervisor, want: int, timeout: float = 3.0) -> bytes:
+    """Read from a link until ``want`` bytes came (or fail after ``timeout``)."""
+    data = bytearray()
+    deadline = time.monotonic() + timeout
+    while len(data) < want and time.monotonic() < deadline:
+        for chunk in link.read(0.05):
+            data += chunk.data
+    return bytes(data)
+
+
+@pytest.fixture
+def pty_pair() -> Iterator[tuple[int, str]]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        yield master, os.ttyname(slave)
+    finally:
+        os.close(slave)
+        try:
+            os.close(master)
+        except OSError:
+            pass
+
+
+# --------------------------------------------------------------------------- serial
+
+
+def test_loop_url_returns_what_was_written() -> None:
+    link = SerialLink("loop://", max_read=64)
+    link.open()
+    assert [e.state for e in link.events] == ["up"]
+    payload = bytes(range(256)) * 2
+    assert link.write(payload)
+    got = bytearray()
+    deadline = time.monotonic() + 2
+    while len(got) < len(payload) and time.monotonic() < deadline:
+        chunks = link.read(0.05)
+        assert all(len(c.data) <= 64 for c in chunks), "reads are bounded by max_read"
+        got += b"".join(c.data for c in chunks)
+    assert bytes(got) == payload
+    assert link.read(0.01) == []
+    link.close()
+
+
+def test_pty_bytes_both_ways_through_pyserial(pty_pair: tuple[int, str]) -> None:
+    master, path = pty_pair
+    link = SerialLink(path)
+    link.open()
+    try:
+        os.write(master, b"\x00\x01frame\x00\xff")
+        assert read_until(link, 9) == b"\x00\x01frame\x00\xff"
+        link.write(b"advisory\x00")
+        got = b""
+        deadline = time.monotonic() + 2
+        while len(got) < 9 and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.05)[0]:
+                got += os.read(master, 64)
+        assert got == b"advisory\x00"
+    finally:
+        link.close()
+
+
+def test_pty_hangup_is_link_down_and_reopen_backs_off(pty_pair: tuple[int, str]) -> None:
+    master, path = pty_pair
+    clock = [100.0]
+    sup = LinkSupervisor(SerialLink(path), Backoff(0.5, 2.0), clock=lambda: clock[0])
+    assert sup.read(0.01) == []
+    assert sup.is_open
+    os.close(master)  # the far end goes away: reading the slave now fails (EIO)
+    for _ in range(20):
+        sup.read(0.01)
+        if not sup.is_open:
+            break
+    states = [e.state for e in sup.events()]
+    assert states[0] == "up" and "down" in states
+    assert not sup.is_open
+
+
+def test_backoff_doubles_and_caps() -> None:
+    b = Backoff(0.1, 1.0)
+    assert [round(b.next_delay(), 3) for _ in range(6)] == [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]
+    b.reset()
+    assert b.next_delay() == 0.1
+
+
+def test_serial_socket_url_reconnects_with_backoff() -> None:
+    """``socket://`` through pyserial: a dropped server connection is a down link that
+    comes back once the server accepts again; refused attempts back off, capped."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    sup = LinkSupervisor(SerialLink(f"socket://127.0.0.1:{port}"), Backoff(0.02, 0.08))
+    sup.ensure_open()
+    conn, _ = server.accept()
+    conn.sendall(b"hello")
+    assert read_until(sup, 5) == b"hello"
+    conn.close()
+    server.close()  # nobody listens any more: reconnects are refused
+    deadline = time.monotonic() + 3
+    retries: list[LinkEvent] = []
+    while time.monotonic() < deadline and len(retries) < 4:
+        sup.read(0.02)
+        retries += [e for e in sup.events() if e.state == "retry"]
+    delays = [e.retry_in_s for e in retries]
+    assert delays[:4] == [0.04, 0.08, 0.08, 0.08], delays  # 0.02 went to the "down"
+    server = socket.create_server(("127.0.0.1", port))
+    deadline = time.monotonic() + 3
+    while not sup.is_open and time.monotonic() < deadline:
+        sup.read(0.02)
+    assert sup.is_open
+    conn, _ = server.accept()
+    conn.sendall(b"back")
+    assert read_until(sup, 4) == b"back"
+    assert [e.state for e in sup.events()][-1] == "up"
+    sup.close()
+    conn.close()
+    server.close()
+
+
+# --------------------------------------------------------------------------- TCP / UDP
+
+
+def test_tcp_listener_one_connection_at_a_time() -> None:
+    link = TcpListenLink("127.0.0.1", 0, takeover_s=0.3)
+    link.open()
+    host, port = link.address
+    assert port != 0 and link.name == f"tcp://127.0.0.1:{port}"
+    first = socket.create_connection((host, port))
+    link.read(0.2)
+    assert link.connected
+    first.sendall(b"one")
+    assert read_until(link, 3) == b"one"
+    assert link.write(b"back")
+    assert first.recv(16) == b"back"
+    second = socket.create_connection((host, port))  # waits while the first is talking
+    first.sendall(b"x")
+    assert read_until(link, 1) == b"x"
+    first_name = _local(first)
+    assert link.peer == first_name
+    first.close()  # drop: the waiting connection is taken next
+    deadline = time.monotonic() + 2
+    while link.peer != _local(second) and time.monotonic() < deadline:
+        link.read(0.05)
+    second.sendall(b"two")
+    assert read_until(link, 3) == b"two"
+    states = [(e.state, e.peer) for e in link.events]
+    assert states == [
+        ("listening", None),
+        ("up", first_name),
+        ("down", first_name),
+        ("up", _local(second)),
+    ]
+    # a silent connection is replaced by a waiting one after takeover_s
+    third = socket.create_connection((host, port))
+    time.sleep(0.4)
+    deadline = time.monotonic() + 2
+    while link.peer != _local(third) and time.monotonic() < deadline:
+        link.read(0.05)
+    assert link.peer == _local(third)
+    for s in (second, third):
+        s.close()
+    link.close()
+
+
+def _local(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"{host}:{port}"
+
+
+def test_udp_replies_to_the_sender() -> None:
+    link = UdpListenLink("127.0.0.1", 0)
+    link.open()
+    assert not link.connected
+    a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    a.bind(("127.0.0.1", 0))
+    b.bind(("127.0.0.1", 0))
+    a.sendto(b"from-a", link.address)
+    b.sendto(b"from-b", link.address)
+    chunks: list[Chunk] = []
+    deadline = time.monotonic() + 2
+    while len(chunks) < 2 and time.monotonic() < deadline:
+        chunks += link.read(0.05)
+    assert {(c.data, c.peer) for c in chunks} == {(b"from-a", _local(a)), (b"from-b", _local(b))}
+    assert link.write(b"to-a", _local(a))
+    assert link.write(b"to-last")  # no peer given: the last sender
+    a.settimeout(2)
+    b.settimeout(2)
+    assert a.recv(16) == b"to-a"
+    assert b.recv(16) == b"to-last"
+    a.close()
+    b.close()
+    link.close()
+
+
+def test_bind_failure_is_a_link_error() -> None:
+    taken = socket.create_server(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    sup = LinkSupervisor(TcpListenLink("127.0.0.1", port), Backoff(0.01, 0.01))
+    sup.read(0.01)
+    events = sup.events()
+    assert events[0].state == "retry" and "cannot listen" in (events[0].error or "")
+    taken.close()
+
+
+@pytest.mark.parametrize("text", ["7700", ":7700", "127.0.0.1:7700", "[::1]:7700"])
+def test_parse_host_port(text: str) -> None:
+    host, port = parse_host_port(text)
+    assert port == 7700 and host in ("127.0.0.1", "::1")
+
+
+@pytest.mark.parametrize("text", ["", "host:", "host:x", "70000"])
+def test_parse_host_port_refuses(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_host_port(text)
+
+
+# --------------------------------------------------------------------------- text input
+
+
+def test_stdin_link_reads_a_pipe_until_eof() -> None:
+    r, w = os.pipe()
+    link = StdinLink(r, max_read=4)
+    link.open()
+    os.write(w, b"abcdefgh")
+    os.close(w)
+    got = b""
+    for _ in range(10):
+        got += b"".join(c.data for c in link.read(0.05))
+    assert got == b"abcdefgh"
+    assert [e.state for e in link.events] == ["up", "eof"]
+    os.close(r)
+
+
+def test_line_splitter_is_bounded() -> None:
+    s = LineSplitter(max_line=8)
+    assert s.feed(b"ab\r\ncd") == [b"ab"]
+    assert s.feed(b"e\n" + b"x" * 20) == [b"cde"]
+    assert s.feed(b"yy\nok\n") == [b"ok"]  # the overlong line is dropped whole
+    assert s.overlong == 1
+    assert s.feed(b"tail") == [] and s.flush() == [b"tail"]
+
+
+def test_text_samples_csv_skips_bad_lines_never_raises() -> None:
+    known = {"a", "b"}.__contains__
+    p = TextSamples("auto", known)
+    out = p.feed(b"time,a,b,zz\n0,1,2,3\n0.5,,x,4\n0.2,1,1,1\nbad\n1,nan,5,6")
+    out += p.finish()
+    assert out == [
+        (0.0, {"a": 1.0, "b": 2.0}),
+        (0.5, {}),
+        (1.0, {"a": pytest.approx(float("nan"), nan_ok=True), "b": 5.0}),
+    ]
+    assert p.fmt == "csv"
+    assert any("unknown parameter 'zz'" in e for e in p.errors)
+    assert any("stdin:3: b value 'x'" in e for e in p.errors)
+    assert any("goes back" in e for e in p.errors)
+    assert any("stdin:5: 1 cells" in e for e in p.errors)
+
+
+def test_text_samples_jsonl() -> None:
+    p = TextSamples("auto", {"a"}.__contains__)
+    lines = [
+        b'{"t": 0, "values": {"a": 1}}',
+        b'{"t": 1, "values": {"a": null, "b": 2}}',
+        b'{"t": "x", "values": {}}',
+        b"not json",
+        b'{"t": 2, "values": {"a": true}}',
+    ]
+    out = p.feed(b"\n".join(lines) + b"\n")
+    assert p.fmt == "jsonl"
+    assert out == [(0.0, {"a": 1.0}), (1.0, {}), (2.0, {})]
+    assert len(p.errors) == 4  # unknown b, bad t, not JSON, boolean value
