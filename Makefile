@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 OUT    := out
 DOMAINS := $(notdir $(patsubst %/,%,$(wildcard examples/manuals/*/)))
 
-.PHONY: help install install-test demo test test-native test-pure lint bench clean
+.PHONY: help install install-test demo test lint bench eval clean
 
 help:
 	@echo "make demo   - create .venv, install, compile the example manuals, run the paper's cases"
@@ -48,3 +48,7 @@ bench: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) build $(OUT) *.egg-info runtime/_kernel*.so runtime/_kernel.c
+
+eval: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[eval,ground]'
+	$(BIN)/python bench/eval/regenerate.py

@@ -113,6 +113,9 @@ def _parser() -> argparse.ArgumentParser:
     from rulec.compiler.kb_commands import register as register_kb_commands
 
     register_kb_commands(sub)
+    from rulec.compiler.eval_command import register as register_eval_command
+
+    register_eval_command(sub)
     return parser
 
 
