@@ -182,7 +182,7 @@ def _looks_like_rule(text: str) -> bool:
 def _extract_statement(
     st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str]
 ) -> None:
-    text = _clean(st.text)
+    text = _clean(st.parse_text or st.text)
     req = _REQ_ID.match(text)
     req_id = None
     if req and re.search(r"\d", req.group("id")):
@@ -391,8 +391,12 @@ def _sentence_case(text: str) -> str:
 
 def _source(st: Statement) -> dict[str, object]:
     out: dict[str, object] = {"file": st.file, "line": st.line, "text": st.text}
+    if st.page is not None:
+        out["page"] = st.page
     if st.section:
         out["section"] = st.section
+    if st.id:
+        out["statement"] = st.id
     return out
 
 

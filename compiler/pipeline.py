@@ -21,12 +21,8 @@ from rulec.compiler.graph import EDGE_TYPES, build_graph
 from rulec.compiler.manifest import Manifest, Parameter, load_manifest
 from rulec.compiler.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.rules import Rule, loads_rules
-from rulec.compiler.statements import (
-    SUPPORTED_SUFFIXES,
-    Statement,
-    read_document_text,
-    split_statements,
-)
+from rulec.compiler.statements import Statement, read_document_text
+from rulec.compiler.views import DOCUMENT_SUFFIXES, DocumentViews, build_views
 from rulec.runtime.errors import DocumentError, ManifestError, RuleSchemaError, UnitError
 
 if TYPE_CHECKING:
@@ -43,6 +39,7 @@ class Document:
     path: Path
     rel: str
     sha256: str
+    views: DocumentViews | None = None
 
 
 @dataclass
@@ -78,20 +75,13 @@ def collect_rules(sources: list[Path], extractor: str = "offline",
                 manifests.append(manifest)
             for path in sorted(p for p in src.rglob("*") if p.is_file()):
                 suffix = path.suffix.lower()
-                if suffix in SUPPORTED_SUFFIXES or suffix == RULES_SUFFIX:
+                if suffix in DOCUMENT_SUFFIXES or suffix == RULES_SUFFIX:
                     inputs.append((path, src))
-                elif suffix == ".pdf":
-                    result.problems.append(Problem(
-                        str(path.relative_to(src)), 1, "PDF manuals are not read by this "
-                        "version; convert to text or markdown", "", fatal=True))
         elif src.is_file():
             suffix = src.suffix.lower()
-            if suffix == ".pdf":
-                raise DocumentError(f"{src}: PDF manuals are not read by this version; "
-                                    "convert to text or markdown")
-            if suffix not in SUPPORTED_SUFFIXES and suffix != RULES_SUFFIX:
+            if suffix not in DOCUMENT_SUFFIXES and suffix != RULES_SUFFIX:
                 raise DocumentError(f"{src}: unsupported file type {suffix or '(none)'!r}; "
-                                    "expected .txt, .md or rules .jsonl")
+                                    "expected .txt, .md, .pdf or rules .jsonl")
             beside = src.parent / MANIFEST_NAME
             if beside.is_file() and beside not in manifests:
                 manifests.append(beside)
@@ -100,7 +90,7 @@ def collect_rules(sources: list[Path], extractor: str = "offline",
             raise DocumentError(f"{src}: no such file or folder")
     if not inputs:
         names = ", ".join(str(s) for s in sources)
-        raise DocumentError(f"{names}: no manuals found (.txt, .md or rules .jsonl)")
+        raise DocumentError(f"{names}: no manuals found (.txt, .md, .pdf or rules .jsonl)")
     result.manifest = _merge_manifests(manifests)
     result.params = _parameter_table(result.manifest)
     used_ids: set[str] = set()
@@ -121,7 +111,15 @@ def collect_rules(sources: list[Path], extractor: str = "offline",
                                                             atom.label else ()))
             result.rules.extend(loaded)
             continue
-        statements = split_statements(read_document_text(path), rel)
+        try:
+            views = build_views(path, rel)
+        except DocumentError as exc:
+            if "empty document" not in str(exc):
+                raise
+            result.problems.append(Problem(rel, 1, "empty document skipped", "", fatal=False))
+            continue
+        result.documents[-1].views = views
+        statements = views.statements
         if extractor != "llm":
             found: Extraction = extract(statements, result.params, used_ids)
             result.rules.extend(found.rules)

@@ -4,13 +4,18 @@ A statement is one sentence, list item, heading or list title, with the file
 (relative to the folder given to the compiler), the 1-based line where it
 starts, and its text exactly as written (a statement wrapped over several lines
 is joined with single spaces, so it still stands in the file once whitespace is
-folded).
+folded).  It also carries its character span in the text it was split from
+(newlines normalised to ``\n``) and a deterministic id that depends only on the
+file, the statement's words and how often the same words came before in that
+file, so editing another part of a manual leaves the id alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulec.runtime.errors import DocumentError
@@ -38,16 +43,30 @@ _JOINING_WORDS = {
 
 @dataclass(frozen=True)
 class Statement:
-    """One unit of a manual with its provenance."""
+    """One unit of a manual with its provenance.
+
+    `line` is 1-based: the line of the file for text documents, the line within
+    `page` for PDFs (counted from the top of that page).  `start`/`end` are the
+    statement's character span in the document text it was split from
+    (``DocumentViews.text``); `text` equals that span with whitespace folded.
+    `parse_text`, when set, is what an extractor should read instead of `text`
+    (a table row as written, read as a sentence: "Oil pressure shall remain
+    between 20 psi and 100 psi.").
+    """
 
     file: str
     line: int
     text: str
-    kind: str  # "sentence" | "heading" | "item" | "title"
+    kind: str  # "sentence" | "heading" | "item" | "title" | "row" (a table row)
     section: str = ""
     marker: str = ""  # list marker as written ("1.", "Step 2:", "-")
     number: int | None = None  # the number of a numbered item
-    block: int = 0  # statements of one list share a block number
+    block: int = 0  # items of one list share a block number (rows: their table's number)
+    id: str = ""  # 16 hex digits, deterministic (see statement_id)
+    page: int | None = None  # 1-based page of paged documents (PDF), else None
+    start: int = -1  # character span in the document text; -1 when unknown
+    end: int = -1
+    parse_text: str = ""  # when set, the extractor reads this instead of `text`
 
 
 @dataclass
@@ -62,6 +81,9 @@ def read_document_text(path: Path) -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"\x00" in raw:
+        line = raw[: raw.index(b"\x00")].count(b"\n") + 1
+        raise DocumentError(f"{path}:{line}: binary file (NUL byte), not a text manual")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -72,9 +94,72 @@ def read_document_text(path: Path) -> str:
         ) from None
 
 
-def split_statements(text: str, file: str) -> list[Statement]:
-    """Split a document's text into statements (sentences, items, headings, titles)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def normalise_newlines(text: str) -> str:
+    """The text statements are split from (and spans index into): newlines as ``\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def statement_id(file: str, text: str, parse_text: str = "", occurrence: int = 0) -> str:
+    """Deterministic id: the file, the statement's words, and which repeat of them it is."""
+    folded = " ".join(text.split())
+    key = f"{file}\n{folded}\n{parse_text}\n{occurrence}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def assign_ids(statements: Iterable[Statement]) -> list[Statement]:
+    """Give each statement its id (statements in document order)."""
+    seen: dict[tuple[str, str, str], int] = {}
+    out: list[Statement] = []
+    for st in statements:
+        key = (st.file, " ".join(st.text.split()), st.parse_text)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        out.append(replace(st, id=statement_id(st.file, st.text, st.parse_text, n)))
+    return out
+
+
+def split_statements(
+    text: str,
+    file: str,
+    *,
+    headings: Collection[int] = (),
+    skip: Collection[int] = (),
+    continued: Collection[int] = (),
+) -> list[Statement]:
+    """Split a document's text into statements (sentences, items, headings, titles).
+
+    `headings`: 1-based lines known to be headings (a PDF line in a larger font);
+    `skip`: 1-based lines that are not prose (table rows read elsewhere, page
+    headers); they end a paragraph like a blank line.  `continued`: 1-based lines
+    whose statement runs on to the next line (a PDF line wrapped at the margin).
+    Each statement gets its character span in the newline-normalised text and its id.
+    """
+    return assign_ids(split_without_ids(text, file, headings=headings, skip=skip,
+                                        continued=continued))
+
+
+def split_without_ids(
+    text: str,
+    file: str,
+    *,
+    headings: Collection[int] = (),
+    skip: Collection[int] = (),
+    continued: Collection[int] = (),
+) -> list[Statement]:
+    """split_statements without the ids, for callers that add statements and then
+    number them all with assign_ids."""
+    text = normalise_newlines(text)
+    lines = text.split("\n")
+    return _with_spans(_split_lines(lines, file, headings, skip, continued), lines, text)
+
+
+def _split_lines(
+    lines: list[str], file: str, headings: Collection[int], skip: Collection[int],
+    continued: Collection[int] = (),
+) -> list[Statement]:
+    if skip:
+        # A skipped line reads as a blank line: it ends paragraphs and list items.
+        lines = ["" if n in skip else line for n, line in enumerate(lines, start=1)]
     out: list[Statement] = []
     section = ""
     block = 0
@@ -93,6 +178,7 @@ def split_statements(text: str, file: str) -> list[Statement]:
         raw = lines[i].replace("\u00a0", " ").rstrip()
         lineno = i + 1
         i += 1
+        wraps = lineno in continued  # a line wrapped at the margin is no heading
         if _FENCE.match(raw):
             flush_paragraph()
             in_fence = not in_fence
@@ -103,6 +189,22 @@ def split_statements(text: str, file: str) -> list[Statement]:
             flush_paragraph()
             continue
         if _TABLE_RULE.match(raw) and "|" in raw:
+            continue
+        if lineno in headings and _can_be_heading(raw.strip()):
+            flush_paragraph()
+            title = raw.strip()
+            while i in continued and i + 1 in headings and i < len(lines) and lines[i].strip():
+                title = f"{title} {lines[i].strip()}"  # a heading set over two lines
+                i += 1
+            section = _strip_markup(title)
+            out.append(Statement(file, lineno, title, "heading", section))
+            prev_was_item = False
+            continue
+        if para and lineno - 1 in continued:
+            # The previous line was wrapped at the margin: this one carries on its statement.
+            para.append(_Line(lineno, raw.strip()))
+            if raw.rstrip().endswith(":"):
+                flush_paragraph()
             continue
         heading = _MD_HEADING.match(raw)
         if heading:
@@ -115,7 +217,8 @@ def split_statements(text: str, file: str) -> list[Statement]:
         if item is not None:
             indent, marker, number, body = item
             nxt = _peek_nonblank(lines, i)
-            if number is not None and _looks_like_numbered_heading(body, nxt, prev_was_item):
+            if (number is not None and not wraps
+                    and _looks_like_numbered_heading(body, nxt, prev_was_item)):
                 flush_paragraph()
                 section = body.strip()
                 out.append(Statement(file, lineno, raw.strip(), "heading", section))
@@ -125,7 +228,8 @@ def split_statements(text: str, file: str) -> list[Statement]:
             if not prev_was_item:
                 block += 1
             item_lines = [_Line(lineno, body)]
-            while i < len(lines) and _continues_item(lines[i], item_lines[-1].text):
+            while (i < len(lines) and i + 1 not in headings and lines[i].strip()
+                   and (i in continued or _continues_item(lines[i], item_lines[-1].text))):
                 item_lines.append(_Line(i + 1, lines[i].strip()))
                 i += 1
             joined = " ".join(part.text.strip() for part in item_lines)
@@ -135,20 +239,23 @@ def split_statements(text: str, file: str) -> list[Statement]:
             prev_was_item = True
             continue
         numbered_heading = _NUMBERED_HEADING.match(raw)
-        if numbered_heading and not _SENTENCE_END.search(raw) and not raw.rstrip().endswith(":"):
+        if (numbered_heading and not wraps and not _SENTENCE_END.search(raw)
+                and not raw.rstrip().endswith(":")):
             flush_paragraph()
             section = raw.strip()
             out.append(Statement(file, lineno, raw.strip(), "heading", section))
             prev_was_item = False
             continue
         stripped = raw.strip()
-        if not para and _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+        if not para and not wraps and _is_plain_heading(stripped, _peek_nonblank(lines, i),
+                                                        lines, i):
             section = stripped
             out.append(Statement(file, lineno, stripped, "heading", section))
             prev_was_item = False
             continue
         ends_sentence = bool(para) and bool(_SENTENCE_END.search(para[-1].text))
-        if ends_sentence and _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+        if ends_sentence and not wraps and _is_plain_heading(stripped, _peek_nonblank(lines, i),
+                                                             lines, i):
             flush_paragraph()
             section = stripped
             out.append(Statement(file, lineno, stripped, "heading", section))
@@ -156,7 +263,7 @@ def split_statements(text: str, file: str) -> list[Statement]:
             continue
         if para and not _joins_previous(para[-1].text, stripped):
             flush_paragraph()
-            if _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
+            if not wraps and _is_plain_heading(stripped, _peek_nonblank(lines, i), lines, i):
                 section = stripped
                 out.append(Statement(file, lineno, stripped, "heading", section))
                 prev_was_item = False
@@ -168,6 +275,13 @@ def split_statements(text: str, file: str) -> list[Statement]:
         prev_was_item = False
     flush_paragraph()
     return out
+
+
+def _can_be_heading(text: str) -> bool:
+    """A line marked as a heading by its layout, unless it reads as a sentence."""
+    if len(text.split()) > 14 or len(text) > 120:
+        return False
+    return not _SENTENCE_END.search(text) or bool(_NUMBERED_HEADING.match(text))
 
 
 def _match_item(raw: str) -> tuple[str, str, int | None, str] | None:
@@ -243,10 +357,16 @@ def _is_plain_heading(text: str, nxt: str | None, lines: list[str], i: int) -> b
         return False
     if nxt is None:
         return True
-    if _starts_continuation(nxt):
+    if _starts_continuation(nxt) and not _is_numbered_heading(nxt):
         return False
     last_word = words[-1].lower()
     return last_word not in _JOINING_WORDS
+
+
+def _is_numbered_heading(text: str) -> bool:
+    """`2.1 Exhaust gas temperature`: a numbered heading, not the rest of a sentence."""
+    return bool(_NUMBERED_HEADING.match(text)) and not _SENTENCE_END.search(text) \
+        and not text.rstrip().endswith(":")
 
 
 def _strip_markup(text: str) -> str:
@@ -289,6 +409,38 @@ def _sentence_ends(text: str) -> list[int]:
                 continue
         ends.append(match.end())
     return ends
+
+
+def _with_spans(statements: list[Statement], lines: list[str], text: str) -> list[Statement]:
+    """Each statement with its character span: where its words stand, from its line on."""
+    starts = line_offsets(text)
+    out: list[Statement] = []
+    cursor = 0
+    for st in statements:
+        begin = starts[st.line - 1]
+        start, end = find_span(text, st.text, max(begin, cursor))
+        if start < 0:  # not expected: fall back to the statement's first line
+            start, end = begin, begin + len(lines[st.line - 1])
+        out.append(replace(st, start=start, end=end))
+        cursor = end
+    return out
+
+
+def find_span(text: str, words: str, pos: int = 0) -> tuple[int, int]:
+    """Span of `words` in `text` at or after `pos`, whitespace folded; (-1, -1) if absent."""
+    parts = words.split()
+    if not parts:
+        return -1, -1
+    match = re.compile(r"\s+".join(re.escape(p) for p in parts)).search(text, pos)
+    return (match.start(), match.end()) if match else (-1, -1)
+
+
+def line_offsets(text: str) -> list[int]:
+    """Character offset where each line of `text` starts (index 0 is line 1)."""
+    offsets = [0]
+    for line in text.split("\n")[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+    return offsets
 
 
 def _line_at(starts: list[tuple[int, int]], offset: int) -> int:

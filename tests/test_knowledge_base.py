@@ -234,7 +234,7 @@ def test_statements_roles_chunks_tables_and_problems(
     _, path = compiled
     conn = connect(path)
     roles = dict(conn.execute("SELECT role, COUNT(*) FROM statements GROUP BY role"))
-    assert roles["rule"] == 13 and roles["step"] == 6 and roles["unreadable"] == 1
+    assert roles["rule"] == 14 and roles["step"] == 6 and roles["unreadable"] == 1
     assert roles["descriptive"] >= 7 and roles["heading"] >= 6
     labels = {label for (label,) in conn.execute("SELECT label FROM chunks")}
     assert labels <= {"rule", "mixed", "descriptive"} and labels
@@ -292,7 +292,7 @@ def test_keys_survive_an_edit_elsewhere_in_the_manual(tmp_path: Path) -> None:
              "JOIN statements s ON s.document = r.document AND s.id = r.statement ORDER BY r.id")
     a = connect(tmp_path / "before.sqlite").execute(query).fetchall()
     b = connect(tmp_path / "after.sqlite").execute(query).fetchall()
-    assert a == b and len(a) == 13
+    assert a == b and len(a) == 14
 
 
 # ---------------------------------------------------------------- atomic writes

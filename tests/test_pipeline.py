@@ -227,7 +227,9 @@ def test_parameters_are_inferred_without_a_manifest(tmp_path: Path):
     engine = Engine(bundle)
     assert engine.evaluate({"oil_temperature": 120}).rules == []
     (rule,) = engine.evaluate({"oil_temperature": 120.5}).rules
-    assert rule.source == {"file": "manual.txt", "line": 2, "text": OIL_RULE}
+    assert {k: rule.source[k] for k in ("file", "line", "text")} == {
+        "file": "manual.txt", "line": 2, "text": OIL_RULE}
+    assert rule.source["statement"]  # the statement's id in the knowledge base
     assert "120.5 °C" in rule.advisory
     (rule,) = engine.evaluate({"oil temperature": 121}).rules
     assert rule.source["line"] == 2

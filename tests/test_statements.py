@@ -94,3 +94,57 @@ def test_bom_and_crlf(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbfIf X exceeds 5, stop.\r\nDone.\r\n")
     got = split_statements(read_document_text(path), "w.txt")
     assert [(s.line, s.text) for s in got] == [(1, "If X exceeds 5, stop."), (2, "Done.")]
+
+
+# ---------------------------------------------------------------- spans, ids, layout hints
+
+
+def test_statements_carry_spans_into_the_normalised_text() -> None:
+    doc = "# Oil\r\n\r\n- If the oil pressure drops\r\n  below 20 psi, land.\r\nStop. Stop.\r\n"
+    got = split_statements(doc, "o.md")
+    text = doc.replace("\r\n", "\n")
+    for st in got:
+        assert " ".join(text[st.start:st.end].split()) == st.text
+    assert text[got[0].start:got[0].end] == "Oil"
+    assert [st.start for st in got[-2:]] == [text.index("Stop."), text.index("Stop.") + 6]
+
+
+def test_ids_are_deterministic_distinct_and_independent_of_position() -> None:
+    a = split_statements("If X exceeds 5, stop.\nStop. Stop.\n", "m.txt")
+    b = split_statements("Intro.\n\nIf X exceeds 5, stop.\nStop. Stop.\n", "m.txt")
+    assert [st.id for st in a] == [st.id for st in b[1:]]
+    assert len({st.id for st in a}) == 3
+    assert all(len(st.id) == 16 for st in a)
+    assert split_statements("Stop.\n", "other.txt")[0].id != a[1].id
+
+
+def test_new_fields_have_defaults_for_text_documents() -> None:
+    (st,) = split_statements("If X exceeds 5, stop.\n", "m.txt")
+    assert st.page is None and st.parse_text == ""
+    assert (st.start, st.end) == (0, len("If X exceeds 5, stop."))
+
+
+def test_heading_hints_and_skipped_lines() -> None:
+    doc = "Engine limits\nIf X exceeds 5, stop.\nA | 1 | 2\nB | 3 | 4\nDone.\n"
+    plain = [(s.kind, s.text) for s in split_statements(doc, "p.txt", skip={3, 4})]
+    assert plain == [("heading", "Engine limits"), ("sentence", "If X exceeds 5, stop."),
+                     ("sentence", "Done.")]
+    # a hinted line that reads as a sentence stays a sentence
+    hinted = split_statements("WARNING\nDo not stop the pump.\n", "w.txt", headings={1, 2})
+    assert [(s.kind, s.text) for s in hinted] == [("heading", "WARNING"),
+                                                  ("sentence", "Do not stop the pump.")]
+
+
+def test_a_heading_directly_above_a_numbered_subheading() -> None:
+    got = split_statements("2 LIMITS\n2.1 Exhaust gas temperature\nIf EGT exceeds 9 K, stop.\n",
+                           "l.txt")
+    assert [(s.kind, s.text) for s in got] == [
+        ("heading", "2 LIMITS"), ("heading", "2.1 Exhaust gas temperature"),
+        ("sentence", "If EGT exceeds 9 K, stop.")]
+
+
+def test_binary_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "blob.txt"
+    path.write_bytes(b"ok\nbad\x00here\n")
+    with pytest.raises(DocumentError, match=r"blob.txt:2: binary file"):
+        read_document_text(path)
