@@ -8,7 +8,8 @@ DOMAINS := $(notdir $(patsubst %/,%,$(wildcard examples/manuals/*/)))
 .PHONY: help install install-test demo test lint bench eval clean
 
 help:
-	@echo "make demo   - create .venv, install, compile the example manuals, run the paper's cases"
+	@echo "make demo   - create .venv, install, compile the examples, run the paper's cases, then"
+	@echo "              play the engine scenario through rulec-sim -> pty -> rulec-onboard"
 	@echo "make test   - create .venv, install with test extras, run the suite on both backends"
 	@echo "make lint   - ruff and mypy"
 	@echo "make bench  - kernel benchmarks (see bench/README.md)"
@@ -34,6 +35,7 @@ demo: $(VENV)/.installed
 	  $(BIN)/rulec compile examples/manuals/$$d -o $(OUT)/$$d.bundle || exit 1; \
 	done
 	@$(BIN)/python examples/demo.py --bundles $(OUT)
+	@$(BIN)/python examples/demo_hil.py --bundle $(OUT)/rocket_engine.bundle
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
@@ -45,6 +47,8 @@ lint: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/kernel_report.py
+	$(BIN)/python bench/bench_logic.py
+	$(BIN)/python bench/bench_e2e.py --quick
 
 clean:
 	rm -rf $(VENV) build $(OUT) *.egg-info runtime/_kernel*.so runtime/_kernel.c

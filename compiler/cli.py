@@ -91,6 +91,11 @@ def _parser() -> argparse.ArgumentParser:
                        description="Evaluate one state: NAME=VALUE in the manifest's units.")
     p.add_argument("bundle", type=Path, metavar="BUNDLE")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--paths", default="all", metavar="P,...",
+                   help="reasoning paths to run: a comma-separated subset of "
+                   "geometry,logic,graph (default: all)")
+    p.add_argument("--nearest", action="store_true",
+                   help="also give each other rule's nearest boundary when rules fire")
     p.add_argument("assignments", nargs="*", metavar="NAME=VALUE")
     p.set_defaults(run=_query)
 
@@ -102,6 +107,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON event per line")
     p.add_argument("--faults", action="store_true",
                    help="also list sensor-fault events in --json output")
+    p.add_argument("--paths", default="all", metavar="P,...",
+                   help="reasoning paths to run: a comma-separated subset of "
+                   "geometry,logic,graph (default: all)")
     p.set_defaults(run=_replay)
 
     p = sub.add_parser("inspect", help="summarise a bundle",
@@ -116,6 +124,9 @@ def _parser() -> argparse.ArgumentParser:
     from rulec.compiler.eval_command import register as register_eval_command
 
     register_eval_command(sub)
+    from rulec.compiler.steps_command import register as register_steps_command
+
+    register_steps_command(sub)
     return parser
 
 
@@ -197,7 +208,7 @@ def _report(result: Any) -> None:
 
 
 def _query(args: argparse.Namespace) -> int:
-    from rulec.runtime.engine import Engine
+    from rulec.runtime.engine import Engine, parse_paths
     from rulec.runtime.errors import StateError
 
     state: dict[str, str] = {}
@@ -208,8 +219,8 @@ def _query(args: argparse.Namespace) -> int:
         if name.strip() in state:
             raise StateError(f"parameter {name.strip()!r} is given twice")
         state[name.strip()] = value
-    engine = Engine.from_file(str(args.bundle))
-    result = engine.evaluate(state)
+    engine = Engine.from_file(str(args.bundle), parse_paths(args.paths))
+    result = engine.evaluate(state, nearest=args.nearest)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
         return 0
@@ -219,16 +230,23 @@ def _query(args: argparse.Namespace) -> int:
         src = rule.source
         print(f"[{rule.severity.upper()}] {rule.id}: {rule.advisory}")
         print(f"    {src.get('file')}:{src.get('line')}: {src.get('text')}")
+    for conflict in result.conflicts:
+        print(f"[CONFLICT] {conflict['message']}")
+    for proc in result.procedures:
+        print(f"[PROCEDURE] {proc.title}: " + " / ".join(s.text for s in proc.steps))
     for fault in result.sensor_faults:
         print(f"[SENSOR FAULT] {fault.parameter}: {fault.reason}")
+    if not result.rules or args.nearest:
+        for boundary in result.nearest:
+            print(f"  nearest: {boundary['text']}")
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from rulec.runtime.engine import Engine
+    from rulec.runtime.engine import Engine, parse_paths
     from rulec.runtime.replay import read_samples
 
-    engine = Engine.from_file(str(args.bundle))
+    engine = Engine.from_file(str(args.bundle), parse_paths(args.paths))
     for t, sample in read_samples(args.csv, known=engine.knows):
         for event in engine.step(t, sample):
             if args.json:

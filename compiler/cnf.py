@@ -14,7 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulec.compiler.boxes import Interval, Term, ThresholdConverter, dnf, negated_intervals
+from rulec.compiler.boxes import (
+    Interval,
+    Term,
+    ThresholdConverter,
+    dnf,
+    negated_intervals,
+    to_float_bounds,
+)
 from rulec.compiler.rules import Atom, Rule
 
 MAX_PAIRS_PER_PARAMETER = 400
@@ -124,6 +131,34 @@ def _relate_comparisons(cnf: Cnf) -> None:
                     cnf.add([-a, -b], -1)
 
 
+def atom_arrays(cnf: Cnf, param_pos: dict[str, int]) -> dict[str, bytes]:
+    """The bundle's ``cnf.atoms`` section: what each condition variable means.
+
+    One row per interval, rows grouped by variable (ascending DIMACS number): variable
+    ``var[j]`` holds when parameter ``axis[j]`` is present and inside one of its rows'
+    intervals (``lo``/``hi``/``flags`` as in the boxes section), and is false when the
+    parameter is present and outside all of them.
+    """
+    import numpy as np
+
+    var, axis, lo, hi, flags = [], [], [], [], []
+    for v in sorted(cnf.atom_intervals):
+        for iv in cnf.atom_intervals[v]:
+            low, high, flag = to_float_bounds(iv)
+            var.append(v)
+            axis.append(param_pos[cnf.atom_param[v]])
+            lo.append(low)
+            hi.append(high)
+            flags.append(flag)
+    return {
+        "var": np.asarray(var, dtype="<i4").tobytes(),
+        "axis": np.asarray(axis, dtype="<i4").tobytes(),
+        "lo": np.asarray(lo, dtype="<f8").tobytes(),
+        "hi": np.asarray(hi, dtype="<f8").tobytes(),
+        "flags": np.asarray(flags, dtype="u1").tobytes(),
+    }
+
+
 def _within(inner: list[Interval], outer: list[Interval]) -> bool:
     return all(any(o.contains(i) for o in outer) for i in inner)
 
@@ -132,4 +167,4 @@ def _disjoint(a: list[Interval], b: list[Interval]) -> bool:
     return all(x.intersect(y).is_empty() for x in a for y in b)
 
 
-__all__ = ["Cnf", "build_cnf", "action_key", "atom_name", "negated_intervals"]
+__all__ = ["Cnf", "build_cnf", "action_key", "atom_arrays", "atom_name", "negated_intervals"]

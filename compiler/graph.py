@@ -3,9 +3,12 @@
 Nodes are rules, comparisons, parameters, actions, procedures, steps and
 descriptive statements.  Edges carry the paper's types (`has_condition`,
 `triggers`, `next_step`, `cannot_coexist`, `describes`) plus `on_parameter`
-(comparison -> parameter), `has_step` (procedure -> first step) and `involves`
-(exclusion rule -> its actions), so traversal finds the rules that share a
-parameter or an action with a fired one.
+(comparison -> parameter), `has_step` (procedure -> first step), `involves`
+(exclusion rule -> its actions) and `says` (a statement that describes a parameter ->
+a `text` node holding it as written, so the runtime can quote it), so traversal finds
+the rules that share a parameter or an action with a fired one and the statements that
+describe it.
+A statement node's label stays `file:line` (the knowledge base joins on it).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from rulec.compiler.rules import Rule
 from rulec.compiler.statements import Statement
 
 EDGE_TYPES = ("has_condition", "triggers", "next_step", "cannot_coexist", "describes",
-              "on_parameter", "has_step", "involves")
+              "on_parameter", "has_step", "involves", "says")
 _STOP = {"to", "the", "a", "an", "procedure", "perform", "for", "of", "and", "how"}
 
 
@@ -94,8 +97,11 @@ def build_graph(
                 graph.edge(a, "next_step", b)
     for st in descriptive:
         snode = graph.node("statement", f"{st.file}:{st.line}")
-        for name in _parameters_named(st.text, params):
+        named = _parameters_named(st.text, params)
+        for name in named:
             graph.edge(snode, "describes", graph.node("parameter", name))
+        if named:
+            graph.edge(snode, "says", graph.node("text", " ".join(st.text.split())))
     return graph
 
 

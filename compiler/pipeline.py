@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulec.compiler import __version__
 from rulec.compiler.boxes import ThresholdConverter, boxes_of, to_float_bounds
-from rulec.compiler.cnf import build_cnf
+from rulec.compiler.cnf import atom_arrays, build_cnf
 from rulec.compiler.extractor import Extraction, Problem, atoms_of, extract
 from rulec.compiler.graph import EDGE_TYPES, build_graph
 from rulec.compiler.manifest import Manifest, Parameter, load_manifest
@@ -267,6 +267,7 @@ def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
             "literals": np.asarray(literals, dtype="<i4").tobytes(),
             "clause_rule": np.asarray(
                 [r if r < len(kept) else -1 for r in cnf.clause_rule], dtype="<i4").tobytes(),
+            "atoms": atom_arrays(cnf, param_pos),
         },
         "graph": {
             "nodes": graph.nodes,

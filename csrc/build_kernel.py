@@ -124,6 +124,8 @@ ffi.cdef(
         const int32_t *cond_row;
         const double *row_lo;
         const double *row_hi;
+        const uint8_t *cond_watch;
+        const uint8_t *report;
         ...;
     } lg_db;
 
@@ -142,6 +144,8 @@ ffi.cdef(
         int32_t *cone_vars;
         int32_t n_cone_vars;
         int32_t conflict;
+        int32_t *reported;
+        int32_t n_reported;
         ...;
     } lg_work;
 

@@ -18,12 +18,16 @@ static int lit_value(const int8_t *value, int32_t lit)
     return lit > 0 ? v : -v;
 }
 
-static void assign(lg_work *w, int32_t lit, int32_t reason)
+/* A literal forced by a clause (never a fact). */
+static void assign(const lg_db *db, lg_work *w, int32_t lit, int32_t reason)
 {
     int32_t v = lit > 0 ? lit : -lit;
     w->value[v] = (int8_t)(lit > 0 ? 1 : -1);
     w->reason[v] = reason;
     w->trail[w->n_trail++] = v;
+    if (lit > 0 && db->report[v]) {
+        w->reported[w->n_reported++] = v;
+    }
 }
 
 static int satisfied(const lg_db *db, const int8_t *value, int32_t c)
@@ -111,20 +115,36 @@ int lg_validate(const lg_db *db)
                 return LG_E_INDEX;
             }
         }
-        if (db->row_lo == NULL || db->row_hi == NULL) {
+        if (db->row_lo == NULL || db->row_hi == NULL || db->cond_watch == NULL) {
             return LG_E_ARG;
         }
+        for (i = 0; i < db->n_cond; ++i) {
+            if (i > 0 && db->cond_var[i] == db->cond_var[i - 1]) {
+                return LG_E_INDEX; /* one entry per variable */
+            }
+        }
+    }
+    if (db->report == NULL) {
+        return LG_E_ARG;
     }
     return LG_OK;
 }
 
 void lg_reset(const lg_db *db, lg_work *w)
 {
+    int8_t *const value = w->value;
+    int32_t *const reason = w->reason;
+    const int32_t *const cond_var = db->cond_var;
+    const int32_t *const trail = w->trail;
+    const int32_t n_cond = db->n_cond, n_trail = w->n_trail;
     int32_t i;
-    (void)db;
-    for (i = 0; i < w->n_trail; ++i) {
-        w->value[w->trail[i]] = 0;
-        w->reason[w->trail[i]] = LG_REASON_NONE;
+    for (i = 0; i < n_cond; ++i) { /* facts, on the trail or not */
+        value[cond_var[i]] = 0;
+        reason[cond_var[i]] = LG_REASON_NONE;
+    }
+    for (i = 0; i < n_trail; ++i) {
+        value[trail[i]] = 0;
+        reason[trail[i]] = LG_REASON_NONE;
     }
     for (i = 0; i < w->n_touched; ++i) {
         w->nfalse[w->touched[i]] = 0;
@@ -135,27 +155,51 @@ void lg_reset(const lg_db *db, lg_work *w)
     for (i = 0; i < w->n_cone_vars; ++i) {
         w->vmark[w->cone_vars[i]] = 0;
     }
-    w->n_trail = w->n_touched = w->n_cone = w->n_cone_vars = 0;
+    w->n_trail = w->n_touched = w->n_cone = w->n_cone_vars = w->n_reported = 0;
     w->conflict = -1;
 }
 
-/* Facts: every condition variable whose parameter has a value. */
+/*
+ * Facts: every condition variable whose parameter has a value.  Only facts whose false
+ * literal occurs in a clause propagation must visit go on the trail; the others could
+ * only reach clauses that their parameter's value satisfies anyway.
+ */
 static void read_facts(const lg_db *db, lg_work *w, const double *x)
 {
-    int32_t k, r;
-    for (k = 0; k < db->n_cond; ++k) {
-        double v = x[db->cond_axis[k]];
-        int inside = 0;
+    /* Locals, so that the int8_t stores (which may alias anything) do not force every
+       pointer to be reloaded from db and w at each step. */
+    const int32_t n_cond = db->n_cond;
+    const int32_t *const cond_axis = db->cond_axis;
+    const int32_t *const cond_var = db->cond_var;
+    const int32_t *const cond_row = db->cond_row;
+    const uint8_t *const cond_watch = db->cond_watch;
+    const double *const row_lo = db->row_lo;
+    const double *const row_hi = db->row_hi;
+    int8_t *const value = w->value;
+    int32_t *const reason = w->reason;
+    int32_t *const trail = w->trail;
+    int32_t k, r, n = w->n_trail;
+    for (k = 0; k < n_cond; ++k) {
+        double v = x[cond_axis[k]];
+        int32_t var = cond_var[k];
+        int32_t first = cond_row[k];
+        int32_t end = cond_row[k + 1];
+        int inside;
         if (v != v) {
             continue; /* NaN: unknown, neither the condition nor its negation */
         }
-        for (r = db->cond_row[k]; r < db->cond_row[k + 1]; ++r) {
-            inside |= (db->row_lo[r] <= v) & (v <= db->row_hi[r]);
+        /* every variable has a first row; more rows (an "outside") are rare */
+        inside = (row_lo[first] <= v) & (v <= row_hi[first]);
+        for (r = first + 1; r < end; ++r) {
+            inside |= (row_lo[r] <= v) & (v <= row_hi[r]);
         }
-        if (w->value[db->cond_var[k]] == 0) {
-            assign(w, inside ? db->cond_var[k] : -db->cond_var[k], LG_REASON_FACT);
-        }
+        /* no data-dependent branches below: the outcome is a coin flip per variable */
+        value[var] = (int8_t)(2 * inside - 1);
+        reason[var] = LG_REASON_FACT;
+        trail[n] = var;
+        n += (cond_watch[k] >> inside) & 1;
     }
+    w->n_trail = n;
 }
 
 /* Unit propagation from the trail; returns the falsified clause or -1. */
@@ -197,7 +241,7 @@ static int32_t propagate(const lg_db *db, lg_work *w, const uint8_t *skip)
             if (open == 0) {
                 return c;
             }
-            assign(w, open, c);
+            assign(db, w, open, c);
         }
     }
     return -1;
@@ -292,7 +336,7 @@ int lg_evaluate(const lg_db *db, lg_work *w, const double *x, int32_t n_x, const
             return LG_CONFLICT;
         }
         if (val == 0) {
-            assign(w, l, c);
+            assign(db, w, l, c);
         }
     }
     c = propagate(db, w, skip);

@@ -54,6 +54,11 @@ typedef struct {
     const int32_t *cond_row;  /* [n_cond + 1] rows of cond k: cond_row[k] .. cond_row[k+1] */
     const double *row_lo;     /* inclusive bounds: lo <= x <= hi (strict ones were moved */
     const double *row_hi;     /* to the next double by the builder); NaN fails */
+    const uint8_t *cond_watch; /* [n_cond] bit0: +v occurs before occ_mid (matters when the
+                                  fact is false), bit1: -v does (when true); a fact whose
+                                  false literal occurs nowhere else is not propagated */
+    const uint8_t *report;    /* [n_vars + 1] nonzero: list the variable in w->reported
+                                 when propagation makes it true (the actions) */
 } lg_db;
 
 typedef struct {
@@ -71,6 +76,8 @@ typedef struct {
     int32_t *cone_vars; /* [n_vars] */
     int32_t n_cone_vars;
     int32_t conflict;   /* falsified clause, or -1 */
+    int32_t *reported;  /* [n_vars] variables flagged in db->report made true, in order */
+    int32_t n_reported;
 } lg_work;
 
 /* Check every offset, literal and index so that lg_evaluate never reads out of bounds. */

@@ -37,12 +37,16 @@ def format_value(value: float) -> str:
     return repr(value)
 
 
-def with_unit(value: float, unit: str) -> str:
+def unit_suffix(unit: str) -> str:
+    """What follows a number shown in this unit: " °C", "%", or nothing for counts."""
     shown = _DISPLAY_UNITS.get(unit, unit)
-    text = format_value(value)
     if not shown:
-        return text
-    return f"{text}{shown}" if shown == "%" else f"{text} {shown}"
+        return ""
+    return shown if shown == "%" else f" {shown}"
+
+
+def with_unit(value: float, unit: str) -> str:
+    return format_value(value) + unit_suffix(unit)
 
 
 def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False) -> str:
@@ -59,12 +63,13 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
             continue
         label = param.name.replace("_", " ")
         parts.append(
-            f"{label} {with_unit(value, param.unit)} {_relation(lo, hi, flags, param.unit)}"
+            f"{label} {with_unit(value, param.unit)} {relation_words(lo, hi, flags, param.unit)}"
         )
     return " and ".join(parts)
 
 
-def _relation(lo: float, hi: float, flags: int, unit: str) -> str:
+def relation_words(lo: float, hi: float, flags: int, unit: str) -> str:
+    """Where ``lo <op> x <op> hi`` holds, in words: "is above 600 °C", "has reached 0"."""
     lo_incl, hi_incl = bool(flags & 1), bool(flags & 2)
     if math.isinf(hi) and not math.isinf(lo):
         return f"is {'at or above' if lo_incl else 'above'} {with_unit(lo, unit)}"

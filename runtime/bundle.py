@@ -26,6 +26,7 @@ from rulec.runtime.errors import BundleError
 __all__ = [
     "RULE_KINDS",
     "SEVERITIES",
+    "AtomArrays",
     "BoxArrays",
     "Bundle",
     "CnfArrays",
@@ -74,6 +75,9 @@ class RuleSpec:
     duration_s: float | None
     duration_inclusive: bool
     source: dict[str, Any]
+    # Optional rule keys (absent from older bundles): an off-delay, and latching.
+    clear_delay_s: float | None = None  # clears only after the condition is false this long
+    latch: bool = False  # stays raised after the condition ends, until acknowledged
 
 
 @dataclass(frozen=True)
@@ -130,20 +134,47 @@ class BoxArrays:
 
 
 @dataclass(frozen=True, eq=False)
+class AtomArrays:
+    """What condition variables mean: row j says variable ``var[j]`` (DIMACS) holds when
+    parameter ``axis[j]`` lies in ``lo[j]..hi[j]`` (``flags`` as in the boxes).  Rows are
+    grouped by variable; a variable's rows share one axis and their union is its set."""
+
+    var: npt.NDArray[np.int32]
+    axis: npt.NDArray[np.int32]
+    lo: npt.NDArray[np.float64]
+    hi: npt.NDArray[np.float64]
+    flags: npt.NDArray[np.uint8]
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.var.shape[0])
+
+    def __eq__(self, other: object) -> bool:
+        return _arrays_equal(self, other, ("var", "axis", "lo", "hi", "flags"))
+
+
+@dataclass(frozen=True, eq=False)
 class CnfArrays:
-    """CNF clauses: clause i is ``literals[start[i]:start[i+1]]`` (DIMACS literals)."""
+    """CNF clauses: clause i is ``literals[start[i]:start[i+1]]`` (DIMACS literals).
+
+    ``atoms`` is None when the bundle has no ``cnf.atoms`` section: its condition
+    variables then have no meaning the runtime can evaluate.
+    """
 
     variables: tuple[CnfVariable, ...]
     start: npt.NDArray[np.int32]
     literals: npt.NDArray[np.int32]
     clause_rule: npt.NDArray[np.int32]
+    atoms: AtomArrays | None = None
 
     @property
     def n_clauses(self) -> int:
         return int(self.clause_rule.shape[0])
 
     def __eq__(self, other: object) -> bool:
-        return _arrays_equal(self, other, ("variables", "start", "literals", "clause_rule"))
+        return _arrays_equal(
+            self, other, ("variables", "start", "literals", "clause_rule", "atoms")
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -438,7 +469,13 @@ def _rules(value: Any) -> tuple[RuleSpec, ...]:
     out = []
     for i, r in enumerate(_list(value, "rules")):
         w = f"rules[{i}]"
-        _map(r, w, keys)
+        _map(r, w, keys, open_keys=True)
+        extra = sorted(k for k in r if k not in keys and k not in _OPTIONAL_RULE_KEYS)
+        if extra:
+            _fail(w, f"unknown key {extra[0]!r} (not in format version 1)")
+        latch = r.get("latch", False)
+        if not isinstance(latch, bool):
+            _fail(f"{w}.latch", f"must be a bool, found {type(latch).__name__}")
         kind = _str(r["kind"], f"{w}.kind")
         if kind not in RULE_KINDS:
             _fail(f"{w}.kind", f"{kind!r} is not one of {', '.join(sorted(RULE_KINDS))}")
@@ -459,9 +496,16 @@ def _rules(value: Any) -> tuple[RuleSpec, ...]:
                 duration_s=_opt(r["duration_s"], _float, f"{w}.duration_s", minimum=0.0),
                 duration_inclusive=inclusive,
                 source=_source(r["source"], f"{w}.source"),
+                clear_delay_s=_opt(
+                    r.get("clear_delay_s"), _float, f"{w}.clear_delay_s", minimum=0.0
+                ),
+                latch=latch,
             )
         )
     return tuple(out)
+
+
+_OPTIONAL_RULE_KEYS = ("clear_delay_s", "latch")
 
 
 def _boxes(value: Any, n_rules: int, n_params: int) -> BoxArrays:
@@ -478,25 +522,78 @@ def _boxes(value: Any, n_rules: int, n_params: int) -> BoxArrays:
     _check_offsets(start, rule.shape[0], n_cons, "boxes.start", strict=True)
     _check_range(rule, 0, n_rules - 1, "boxes.rule", f"{n_rules} rules")
     _check_range(axis, 0, n_params - 1, "boxes.axis", f"{n_params} parameters")
-    _check_range(flags, 0, 3, "boxes.flags", "bit0 lo inclusive, bit1 hi inclusive")
+    _interval_checks(lo, hi, flags, "boxes", "constraint")
+    return BoxArrays(rule=rule, start=start, axis=axis, lo=lo, hi=hi, flags=flags)
+
+
+def _interval_checks(
+    lo: np.ndarray, hi: np.ndarray, flags: np.ndarray, where: str, what: str
+) -> None:
+    """Bounds of non-empty intervals: not NaN, lo <= hi, reachable, flags <= 3."""
+    _check_range(flags, 0, 3, f"{where}.flags", "bit0 lo inclusive, bit1 hi inclusive")
     for name, arr in (("lo", lo), ("hi", hi)):
         if np.isnan(arr).any():
-            _fail(f"boxes.{name}", f"[{_first(np.isnan(arr))}] is NaN")
+            _fail(f"{where}.{name}", f"[{_first(np.isnan(arr))}] is NaN")
     checks = (
         (lo > hi, "lo is above hi"),
         (lo == np.inf, "lo is +inf, no finite value can satisfy it"),
         (hi == -np.inf, "hi is -inf, no finite value can satisfy it"),
         ((lo == hi) & (flags != 3), "lo == hi but not both bounds inclusive: empty interval"),
     )
-    for mask, what in checks:
+    for mask, problem in checks:
         if mask.any():
             c = _first(mask)
-            _fail("boxes", f"constraint [{c}] (lo {lo[c]}, hi {hi[c]}): {what}")
-    return BoxArrays(rule=rule, start=start, axis=axis, lo=lo, hi=hi, flags=flags)
+            _fail(where, f"{what} [{c}] (lo {lo[c]}, hi {hi[c]}): {problem}")
 
 
-def _cnf(value: Any, n_rules: int) -> CnfArrays:
-    sec = _map(value, "cnf", ("variables", "start", "literals", "clause_rule"))
+_ATOM_KEYS = ("var", "axis", "lo", "hi", "flags")
+
+
+def _atoms(value: Any, variables: list[CnfVariable], n_params: int) -> AtomArrays:
+    """``cnf.atoms``: every row names a condition variable; every condition variable has
+    rows, all on one axis, grouped together."""
+    sec = _map(value, "cnf.atoms", _ATOM_KEYS)
+    var = _array(sec, "var", _I4, "cnf.atoms")
+    axis = _array(sec, "axis", _I4, "cnf.atoms")
+    lo = _array(sec, "lo", _F8, "cnf.atoms")
+    hi = _array(sec, "hi", _F8, "cnf.atoms")
+    flags = _array(sec, "flags", _U1, "cnf.atoms")
+    for name, arr in (("axis", axis), ("lo", lo), ("hi", hi), ("flags", flags)):
+        _check_len(arr, var.shape[0], f"cnf.atoms.{name}", "one per row, like cnf.atoms.var")
+    n_vars = len(variables)
+    _check_range(var, 1, n_vars, "cnf.atoms.var", f"DIMACS numbers of {n_vars} variables")
+    _check_range(axis, 0, n_params - 1, "cnf.atoms.axis", f"{n_params} parameters")
+    _interval_checks(lo, hi, flags, "cnf.atoms", "row")
+    if var.shape[0]:
+        step = np.diff(var.astype(np.int64))
+        if (step < 0).any():
+            i = _first(step < 0)
+            _fail("cnf.atoms.var", f"must be grouped by variable (non-decreasing): "
+                  f"[{i}] = {int(var[i])}, [{i + 1}] = {int(var[i + 1])}")
+        same = step == 0
+        moved = same & (axis[1:] != axis[:-1])
+        if moved.any():
+            i = _first(moved) + 1
+            _fail("cnf.atoms.axis", f"[{i}] = {int(axis[i])}: variable {int(var[i])} "
+                  f"already has rows on axis {int(axis[i - 1])} (one parameter per variable)")
+    has_rows = np.zeros(n_vars + 1, dtype=bool)
+    has_rows[var] = True
+    for i, v in enumerate(variables):
+        if (v.kind == "condition") != bool(has_rows[i + 1]):
+            problem = ("has no rows in cnf.atoms" if v.kind == "condition"
+                       else f"has rows in cnf.atoms but is of kind {v.kind!r}, not 'condition'")
+            _fail("cnf.atoms", f"variable {i + 1} ({v.name!r}) {problem}")
+    return AtomArrays(var=var, axis=axis, lo=lo, hi=hi, flags=flags)
+
+
+_CNF_KEYS = ("variables", "start", "literals", "clause_rule")
+
+
+def _cnf(value: Any, n_rules: int, n_params: int) -> CnfArrays:
+    sec = _map(value, "cnf", _CNF_KEYS, open_keys=True)
+    extra = sorted(k for k in sec if k not in _CNF_KEYS and k != "atoms")
+    if extra:
+        _fail("cnf", f"unknown key {extra[0]!r} (not in format version 1)")
     variables = []
     for i, v in enumerate(_list(sec["variables"], "cnf.variables")):
         w = f"cnf.variables[{i}]"
@@ -515,8 +612,13 @@ def _cnf(value: Any, n_rules: int) -> CnfArrays:
         _fail("cnf.literals", f"[{_first(literals == 0)}] is 0 (literals are +v or -v, v >= 1)")
     _check_range(literals, -n_vars, n_vars, "cnf.literals", f"{n_vars} variables")
     _check_range(clause_rule, -1, n_rules - 1, "cnf.clause_rule", f"-1 or one of {n_rules} rules")
+    atoms = _atoms(sec["atoms"], variables, n_params) if "atoms" in sec else None
     return CnfArrays(
-        variables=tuple(variables), start=start, literals=literals, clause_rule=clause_rule
+        variables=tuple(variables),
+        start=start,
+        literals=literals,
+        clause_rule=clause_rule,
+        atoms=atoms,
     )
 
 
@@ -574,7 +676,7 @@ def _build(payload: dict[str, Any], digest: str, version: int) -> Bundle:
     rules = _rules(payload["rules"])
     rule_index = _unique([r.id for r in rules], "rules", "id")
     boxes = _boxes(payload["boxes"], len(rules), len(parameters))
-    cnf = _cnf(payload["cnf"], len(rules))
+    cnf = _cnf(payload["cnf"], len(rules), len(parameters))
     graph = _graph(payload["graph"])
     procedures = _procedures(payload["procedures"])
     return Bundle(

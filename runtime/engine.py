@@ -1,29 +1,70 @@
-"""The onboard engine: sensor states in, fired rules and advisories out.
+"""The onboard engine: sensor states in, fired rules and advisories out, via three paths.
 
-`evaluate(state)` answers for one state (durations never fire there);
-`step(t, state)` follows a stream and reports raise/clear events, measuring
-durations from the first sample where a condition held and clearing with the
-per-parameter deadband.  Invalid values (NaN, infinite, outside the manifest
-range, stale) never satisfy a condition: they become sensor faults instead.
+`evaluate(state)` answers for one state (durations never fire there) and merges what
+the paths say: the geometry path (the kernel: which boxes contain the point, and the
+comparisons that prove it, or the nearest boundary when nothing fires), the logic path
+(CNF entailment and conflicts, ``runtime/logic.py``) and the graph path (related rules,
+attached statements, conflicting actions, procedures to run).
+
+Which rules *fire*, by the paths switched on (``Engine(bundle, paths=...)``, the
+``--paths`` flag; used by the ablation study):
+- geometry on: exactly the rules whose box contains the state (the contract's
+  semantics; the logic path then only adds evidence, and any rule on which the two
+  paths disagree is listed under ``disagreements``);
+- geometry off, logic on: the if-then rules that conclude an action the logic path
+  entails (``KB and facts and not Q`` unsatisfiable), plus the constraint rules whose
+  clauses the facts violate.  This can differ from geometry where classical logic
+  splits cases over an unknown parameter (`A unless C` and `A and C` with the same
+  action entail it with C absent; geometry fires neither);
+- neither: nothing fires; the graph path alone annotates, it never decides.
+
+`step(t, state)` follows a stream and reports raise/clear events: on-delay (a rule's
+``for more than T``, measured from the first sample where the condition held), off-delay
+(``clear_delay_s``: clears once the condition has been false that long), per-parameter
+deadband hysteresis, latching until `acknowledge(rule_id)` (``latch``), and sensor
+validity (NaN, infinite, outside the manifest range, stale) as fault events: invalid data
+never satisfies a condition, and a raised rule whose data turns invalid clears at once
+(unless latched).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulec.runtime.advisory import describe_box, render_advisory
+from rulec.runtime.backend import BackendName
 from rulec.runtime.box_index import BoxIndex
 from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.errors import StateError
-from rulec.runtime.related import RelatedRules
+from rulec.runtime.errors import BundleError, KernelError, StateError
+from rulec.runtime.procedures import Procedure, ProcedureBook
+from rulec.runtime.proof import comparisons, proof
+from rulec.runtime.proof import nearest as nearest_boundaries
+from rulec.runtime.related import GraphPath
+
+if TYPE_CHECKING:
+    from rulec.runtime.logic import LogicPath, LogicResult
 
 PATHS = ("geometry", "logic", "graph")
+SEVERITY_ORDER = {"warning": 0, "caution": 1, "advisory": 2}
+NEAREST_LIMIT = 10
+
+
+def parse_paths(text: str) -> frozenset[str]:
+    """``"geometry,logic"`` -> the set of paths; ``all`` means every path."""
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if names == ["all"]:
+        return frozenset(PATHS)
+    unknown = sorted(set(names) - set(PATHS))
+    if unknown or not names:
+        raise StateError(f"--paths {text!r}: expected a comma-separated subset of "
+                         f"{','.join(PATHS)} (got {', '.join(unknown) or 'nothing'})")
+    return frozenset(names)
 
 
 @dataclass(frozen=True)
@@ -44,7 +85,9 @@ class FiredRule:
     advisory: str
     source: dict[str, Any]
     evidence: dict[str, Any] = field(default_factory=dict)
-    related: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)  # ids, boundary cases first
+    procedures: list[str] = field(default_factory=list)  # ids of checklists it starts
+    fired_by: list[str] = field(default_factory=list)  # "geometry" and/or "logic"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,25 +95,80 @@ class FiredRule:
             "severity": self.severity,
             "advisory": self.advisory,
             "source": self.source,
+            "fired_by": self.fired_by,
             "evidence": self.evidence,
         }
         if self.related:
             out["related"] = self.related
+        if self.procedures:
+            out["procedures"] = self.procedures
         return out
 
 
 @dataclass
 class Evaluation:
+    """One state's merged answer.
+
+    ``latency_us`` is the whole evaluation; ``path_us`` splits it: ``geometry``
+    (containment and proofs), ``logic`` (entailment and its evidence), ``graph``
+    (traversal), ``merge`` (conflicts, procedures) and, once computed, ``nearest``.
+    ``nearest`` (the geometry path's nearest boundaries) is computed on first use; JSON
+    holds it for a rejected state, or when asked for (``evaluate(..., nearest=True)``).
+    """
+
     rules: list[FiredRule]
     sensor_faults: list[SensorFault]
     latency_us: float
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    procedures: list[Procedure] = field(default_factory=list)
+    paths: tuple[str, ...] = PATHS
+    logic: dict[str, Any] | None = None
+    path_us: dict[str, float] = field(default_factory=dict)
+    disagreements: dict[str, list[str]] = field(default_factory=dict)
+    want_nearest: bool = False
+    _nearest: Callable[[], list[dict[str, Any]]] | None = field(
+        default=None, repr=False, compare=False)
+    _nearest_done: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def severity(self) -> str | None:
+        """The highest severity among the fired rules (warning > caution > advisory)."""
+        if not self.rules:
+            return None
+        return min((r.severity for r in self.rules), key=SEVERITY_ORDER.__getitem__)
+
+    @property
+    def nearest(self) -> list[dict[str, Any]]:
+        """Per rule not fired, its nearest boundary on the parameters given (geometry)."""
+        if self._nearest_done is None:
+            started = time.perf_counter()
+            self._nearest_done = self._nearest() if self._nearest is not None else []
+            self.path_us["nearest"] = round((time.perf_counter() - started) * 1e6, 3)
+        return self._nearest_done
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rules": [r.to_json() for r in self.rules],
+            "severity": self.severity,
+            "conflicts": self.conflicts,
+            "procedures": [self._procedure_json(p) for p in self.procedures],
             "sensor_faults": [f.to_json() for f in self.sensor_faults],
-            "latency_us": round(self.latency_us, 3),
         }
+        if self._nearest is not None and (self.want_nearest or not self.rules):
+            out["nearest"] = self.nearest
+        if self.disagreements:
+            out["disagreements"] = self.disagreements
+        out["paths"] = list(self.paths)
+        if self.logic is not None:
+            out["logic"] = self.logic
+        out["latency_us"] = round(self.latency_us, 3)
+        out["path_us"] = self.path_us
+        return out
+
+    def _procedure_json(self, proc: Procedure) -> dict[str, Any]:
+        out = proc.to_json()
+        out["started_by"] = [r.id for r in self.rules if proc.id in r.procedures]
+        return out
 
 
 @dataclass(frozen=True)
@@ -82,6 +180,7 @@ class Event:
     advisory: str
     source: dict[str, Any] | None
     values: dict[str, float | None]
+    procedures: tuple[str, ...] = ()  # checklists a raised rule starts (graph path)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"t": self.t, "event": self.event}
@@ -94,16 +193,16 @@ class Event:
         out["values"] = {
             k: (v if v is None or math.isfinite(v) else None) for k, v in self.values.items()
         }
+        if self.procedures:
+            out["procedures"] = list(self.procedures)
         return out
-
-
-_SEVERITY_ORDER = {"warning": 0, "caution": 1, "advisory": 2}
 
 
 class Engine:
     """Evaluates states against one validated bundle."""
 
-    def __init__(self, bundle: Bundle, paths: Iterable[str] = PATHS) -> None:
+    def __init__(self, bundle: Bundle, paths: Iterable[str] = PATHS, *,
+                 backend: BackendName | None = None) -> None:
         self.bundle = bundle
         self.paths = frozenset(paths)
         unknown = self.paths - set(PATHS)
@@ -115,20 +214,52 @@ class Engine:
         self._hi = np.array([p.range_hi for p in params], dtype=np.float64)
         span = np.where(np.isfinite(self._hi - self._lo), self._hi - self._lo, 1.0)
         b = bundle.boxes
-        self._index = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, span)
-        self._hold_index = self._deadband_index(span)
+        self._index = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, span,
+                               backend=backend)
+        self.backend: BackendName = self._index.backend
+        self._hold_index = self._deadband_index(span, self.backend)
         self._box_rule = np.asarray(b.rule)
-        self._related = RelatedRules(bundle)
+        self._rule_boxes: dict[int, list[int]] = {}
+        self._rule_axes: dict[int, frozenset[int]] = {}
+        for box, rule in enumerate(self._box_rule.tolist()):
+            self._rule_boxes.setdefault(rule, []).append(box)
+            axes = b.axis[b.start[box]:b.start[box + 1]].tolist()
+            self._rule_axes[rule] = self._rule_axes.get(rule, frozenset()) | frozenset(axes)
+        self._timed = frozenset(
+            r for r, spec in enumerate(bundle.rules) if spec.duration_s is not None)
+        self._graph = GraphPath(bundle)
+        self._book = ProcedureBook(bundle, self._graph)
+        # The logic path is built on first use: a stream with geometry on never needs it.
+        self._backend_asked = backend
+        self._logic_built: LogicPath | None = None
+        self.logic_status = "switched off"
+        if "logic" in self.paths:
+            self.logic_status = _logic_status(bundle)
+            if self.logic_status != "ok" and "geometry" not in self.paths:
+                raise BundleError(f"the logic path cannot run ({self.logic_status}), and "
+                                  "with geometry off nothing else decides which rules fire")
         # stream state
+        self._t: float | None = None
         self._last_value = np.full(self.n_params, np.nan)
         self._last_time = np.full(self.n_params, -np.inf)
         self._raised: dict[int, float] = {}
         self._since: dict[int, float] = {}
+        self._false_since: dict[int, float] = {}
+        self._acked: set[int] = set()
+        self._invalid_rules: set[int] = set()
         self._faults: dict[str, str] = {}
 
+    @property
+    def _logic(self) -> LogicPath:
+        """The logic path, built on first use (only when ``logic_status`` is "ok")."""
+        if self._logic_built is None:
+            self._logic_built = _build_logic(self.bundle, self._backend_asked)
+        return self._logic_built
+
     @classmethod
-    def from_file(cls, path: str, paths: Iterable[str] = PATHS) -> Engine:
-        return cls(load_bundle(path), paths)
+    def from_file(cls, path: str, paths: Iterable[str] = PATHS, *,
+                  backend: BackendName | None = None) -> Engine:
+        return cls(load_bundle(path), paths, backend=backend)
 
     # ------------------------------------------------------------ state handling
 
@@ -176,45 +307,167 @@ class Engine:
 
     # ------------------------------------------------------------ one state
 
-    def evaluate(self, state: Mapping[str, Any]) -> Evaluation:
-        """The rules that apply to this state (stateless: durations do not fire)."""
+    def evaluate(self, state: Mapping[str, Any], *, nearest: bool = False,
+                 nearest_limit: int | None = NEAREST_LIMIT) -> Evaluation:
+        """The rules that apply to this state (stateless: durations do not fire), merged
+        from the enabled paths.  ``nearest`` asks for the nearest boundaries even when
+        rules fire (they are always given for a rejected state)."""
         started = time.perf_counter()
         x, faults = self.state_vector(state)
-        fired = self._fire(x, self._index.match(x), stateless=True)
-        latency = (time.perf_counter() - started) * 1e6
-        return Evaluation(fired, faults, latency)
-
-    def _fire(self, x: np.ndarray, boxes: np.ndarray, stateless: bool) -> list[FiredRule]:
+        timings: dict[str, float] = {}
         by_rule: dict[int, list[int]] = {}
-        for box in boxes.tolist():
-            by_rule.setdefault(int(self._box_rule[box]), []).append(box)
-        out = []
-        for rule_index in sorted(
-            by_rule, key=lambda r: (_SEVERITY_ORDER[self.bundle.rules[r].severity], r)
-        ):
-            spec = self.bundle.rules[rule_index]
-            if stateless and spec.duration_s is not None:
-                continue
-            out.append(self._fired(rule_index, x, by_rule[rule_index]))
-        return out
-
-    def _fired(self, rule_index: int, x: np.ndarray, boxes: list[int]) -> FiredRule:
-        spec = self.bundle.rules[rule_index]
-        words = describe_box(self.bundle, boxes[0], x)
-        evidence: dict[str, Any] = {
-            "geometry": [describe_box(self.bundle, b, x, symbolic=True) for b in boxes]
-        }
-        related: list[str] = []
+        if "geometry" in self.paths:
+            t0 = time.perf_counter()
+            by_rule = self._rules_of(self._index.match(x))
+            timings["geometry"] = _us(t0)
+        logic_result: LogicResult | None = None
+        logic_fired: set[int] = set()
+        if self.logic_status == "ok":
+            logic = self._logic  # built on first use, outside the timing
+            t0 = time.perf_counter()
+            logic_result = logic.evaluate(x)
+            logic_fired = self._logic_fired(logic_result)
+            timings["logic"] = _us(t0)
+        timed = self._timed
+        decided = set(by_rule) if "geometry" in self.paths else logic_fired
+        fired = self._ordered(decided - timed)
+        fired_set = set(fired)
+        rules = [self._fired(r, x, by_rule.get(r), logic_result, logic_fired, fired_set,
+                             timings) for r in fired]
+        t0 = time.perf_counter()
+        conflicts = self._conflicts(logic_result, fired)
+        procedures: list[Procedure] = []
         if "graph" in self.paths:
-            related = self._related.of(rule_index)
-        return FiredRule(
-            spec.id,
-            spec.severity,
-            render_advisory(self.bundle, spec, words, x),
-            spec.source,
-            evidence,
-            related,
-        )
+            for rule in rules:
+                for pid in rule.procedures:
+                    proc = self._book.get(pid)
+                    if proc is not None and proc not in procedures:
+                        procedures.append(proc)
+        timings["merge"] = _us(t0)
+        disagreements: dict[str, list[str]] = {}
+        if "geometry" in self.paths and logic_result is not None:
+            ids = self.bundle.rules
+            only_g = sorted(ids[r].id for r in (set(by_rule) - logic_fired) - timed)
+            only_l = sorted(ids[r].id for r in (logic_fired - set(by_rule)) - timed)
+            if only_g:
+                disagreements["geometry_only"] = only_g
+            if only_l:
+                disagreements["logic_only"] = only_l
+        find_nearest = None
+        if "geometry" in self.paths:
+            def find_nearest() -> list[dict[str, Any]]:
+                found = nearest_boundaries(self.bundle, x, fired_set, nearest_limit)
+                return [f.to_json(self.bundle) for f in found]
+        return Evaluation(
+            rules, faults, _us(started), conflicts=conflicts, procedures=procedures,
+            paths=tuple(p for p in PATHS if p in self.paths),
+            logic=self._logic_summary(logic_result), path_us=timings,
+            disagreements=disagreements, want_nearest=nearest, _nearest=find_nearest)
+
+    def procedure(self, query: str) -> list[Procedure]:
+        """Procedures whose title or starting rule's action holds every word of the query
+        (case-insensitive whole words), title matches first; steps in order."""
+        return self._book.find(query)
+
+    def procedures(self) -> list[Procedure]:
+        return self._book.all()
+
+    def _ordered(self, rules: Iterable[int]) -> list[int]:
+        """Most severe first, then in bundle order."""
+        specs = self.bundle.rules
+        return sorted(rules, key=lambda r: (SEVERITY_ORDER[specs[r].severity], r))
+
+    def _fired(self, r: int, x: np.ndarray, boxes: list[int] | None,
+               logic: LogicResult | None, logic_fired: set[int], fired: set[int],
+               timings: dict[str, float]) -> FiredRule:
+        """One fired rule with its advisory and each path's evidence (``timings`` gets
+        each path's share of the work)."""
+        spec = self.bundle.rules[r]
+        shown = boxes or self._containing(r, x)
+        words = describe_box(self.bundle, shown[0], x) if shown else spec.condition_text
+        evidence: dict[str, Any] = {}
+        fired_by = []
+        if boxes:
+            t0 = time.perf_counter()
+            fired_by.append("geometry")
+            evidence["geometry"] = [describe_box(self.bundle, b, x, symbolic=True)
+                                    for b in boxes]
+            evidence["geometry_proof"] = proof(self.bundle, boxes, x)
+            timings["geometry"] = round(timings.get("geometry", 0.0) + _us(t0), 3)
+        if logic is not None:
+            t0 = time.perf_counter()
+            if r in logic_fired:
+                fired_by.append("logic")
+            evidence["logic"] = self._logic_evidence(r, logic)
+            timings["logic"] = round(timings.get("logic", 0.0) + _us(t0), 3)
+        related: list[str] = []
+        procedures: list[str] = []
+        if "graph" in self.paths:
+            t0 = time.perf_counter()
+            evidence["graph"] = self._graph.evidence(r, fired)
+            related = self._graph.related_ids(r)
+            procedures = self._graph.procedures_started_by(r)
+            timings["graph"] = round(timings.get("graph", 0.0) + _us(t0), 3)
+        return FiredRule(spec.id, spec.severity, render_advisory(self.bundle, spec, words, x),
+                         spec.source, evidence, related, procedures, fired_by)
+
+    def _containing(self, rule: int, x: np.ndarray) -> list[int]:
+        """The rule's boxes containing x, checked here (for wording when geometry is off)."""
+        return [b for b in self._rule_boxes.get(rule, [])
+                if all(c.holds for c in comparisons(self.bundle, b, x))]
+
+    # ------------------------------------------------------------ logic path hook
+
+    def _logic_fired(self, result: LogicResult) -> set[int]:
+        """Rules the logic path fires: if-then rules concluding an entailed action, and
+        constraints whose clauses the state violates (set aside as conflicts)."""
+        rules = self.bundle.rules
+        fired = {r for r in result.rules if rules[r].kind == "if_then"}
+        owner = self.bundle.cnf.clause_rule
+        for c in result.dropped:
+            r = int(owner[c])
+            if r >= 0 and rules[r].kind == "constraint":
+                fired.add(r)
+        return fired
+
+    def _logic_evidence(self, r: int, result: LogicResult) -> dict[str, Any]:
+        found = result.rule_evidence(r)
+        if found is not None:
+            return {"entailed": True, **found}
+        for c in result.conflicts:
+            if c.kind == "constraint" and c.rules and c.rules[0] == r:
+                return {"violated": True, "message": c.message,
+                        "facts": [self._logic.literal_text(f) for f in c.facts]}
+        return {"entailed": False}
+
+    def _logic_summary(self, result: LogicResult | None) -> dict[str, Any] | None:
+        if "logic" not in self.paths:
+            return None
+        if result is None:
+            return {"available": False, "reason": self.logic_status}
+        js = result.to_json(chains=False)
+        return {"available": True, "consistent": js["consistent"],
+                "entailed": [e["action"] for e in js["entailed"]],
+                "solver_calls": js["solver_calls"]}
+
+    def _conflicts(self, logic: LogicResult | None, fired: list[int]) -> list[dict[str, Any]]:
+        """Conflicts from the logic path and the graph path, merged (same exclusion or
+        the same violated rule once, with the paths that found it)."""
+        found: list[tuple[str, dict[str, Any]]] = []
+        if logic is not None:
+            found += [("logic", c) for c in logic.to_json(chains=False)["conflicts"]]
+        if "graph" in self.paths:
+            found += [("graph", c) for c in self._graph.conflicts(fired)]
+        merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+        for path, conflict in found:
+            actions = tuple(sorted(conflict.get("actions", ())))
+            key = (conflict["kind"], actions) if actions else (
+                conflict["kind"], tuple(conflict["rules"][:1]))
+            if key in merged:
+                merged[key]["paths"].append(path)
+            else:
+                merged[key] = {**conflict, "paths": [path]}
+        return list(merged.values())
 
     # ------------------------------------------------------------ streams
 
@@ -225,8 +478,10 @@ class Engine:
             index = self._param(name)
             self._last_value[index] = _number(name, raw)
             self._last_time[index] = t
+        self._t = t
         x = self._last_value.copy()
         faults_now: dict[str, str] = {}
+        faulted: set[int] = set()
         for i, spec in enumerate(self.bundle.parameters):
             if not math.isfinite(self._last_time[i]):
                 continue
@@ -239,22 +494,27 @@ class Engine:
                 reason = "stale"
             if reason:
                 faults_now[spec.name] = reason
+                faulted.add(i)
                 x[i] = np.nan
         events.extend(self._fault_events(t, faults_now))
-        strict = self._rules_of(self._index.match(x))
+        strict = self._stream_fired(x)
         hold = self._rules_of(self._hold_index.match(x)) if self._hold_index else strict
-        for rule_index in sorted(set(strict) | set(self._raised) | set(self._since)):
-            spec = self.bundle.rules[rule_index]
-            if rule_index in self._raised:
-                if rule_index not in hold:
-                    del self._raised[rule_index]
-                    self._since.pop(rule_index, None)
-                    events.append(self._event(t, "clear", rule_index, x, None))
+        self._invalid_rules = (
+            {r for r, axes in self._rule_axes.items() if axes & faulted} if faulted else set())
+        for r in sorted(set(strict) | set(self._raised) | set(self._since)):
+            spec = self.bundle.rules[r]
+            if r in self._raised:
+                if r in hold:
+                    self._false_since.pop(r, None)
+                    continue
+                self._false_since.setdefault(r, t)
+                if self._may_clear(r, t):
+                    events.append(self._clear(t, r, x))
                 continue
-            if rule_index not in strict:
-                self._since.pop(rule_index, None)
+            if r not in strict:
+                self._since.pop(r, None)
                 continue
-            since = self._since.setdefault(rule_index, t)
+            since = self._since.setdefault(r, t)
             held = t - since
             due = (
                 spec.duration_s is None
@@ -262,22 +522,72 @@ class Engine:
                 or (spec.duration_inclusive and held >= spec.duration_s)
             )
             if due:
-                self._raised[rule_index] = t
-                events.append(self._event(t, "raise", rule_index, x, strict[rule_index]))
+                self._raised[r] = t
+                self._acked.discard(r)
+                self._false_since.pop(r, None)
+                events.append(self._event(t, "raise", r, x, strict[r]))
         return events
+
+    def _stream_fired(self, x: np.ndarray) -> dict[int, list[int]]:
+        """Rules whose condition holds now (durations included), with their boxes."""
+        if "geometry" in self.paths:
+            return self._rules_of(self._index.match(x))
+        if self.logic_status != "ok":
+            return {}
+        fired = self._logic_fired(self._logic.evaluate(x))
+        return {r: self._containing(r, x) for r in sorted(fired)}
+
+    def _may_clear(self, r: int, t: float) -> bool:
+        """A raised rule whose condition stopped holding: latch, invalid data, off-delay."""
+        spec = self.bundle.rules[r]
+        if spec.latch and r not in self._acked:
+            return False
+        if r in self._invalid_rules or not spec.clear_delay_s:
+            return True
+        return t - self._false_since[r] >= spec.clear_delay_s
+
+    def _clear(self, t: float, r: int, x: np.ndarray) -> Event:
+        del self._raised[r]
+        self._since.pop(r, None)
+        self._false_since.pop(r, None)
+        self._acked.discard(r)
+        return self._event(t, "clear", r, x, None)
+
+    def acknowledge(self, rule_id: str, t: float | None = None) -> list[Event]:
+        """Acknowledge a raised rule: a latched one whose condition has ended clears now
+        (its clear event is returned); one whose condition still holds clears when it
+        ends.  Acknowledging a rule that is not raised does nothing."""
+        r = self.bundle.rule_index.get(rule_id)
+        if r is None:
+            raise StateError(f"unknown rule {rule_id!r}")
+        if r not in self._raised:
+            return []
+        self._acked.add(r)
+        now = self._t if t is None else t
+        if now is None or r not in self._false_since or not self._may_clear(r, now):
+            return []
+        x = self._last_value.copy()
+        return [self._clear(now, r, x)]
 
     def active(self) -> list[str]:
         """Ids of the rules raised now, most severe first."""
-        order = sorted(
-            self._raised, key=lambda r: (_SEVERITY_ORDER[self.bundle.rules[r].severity], r)
-        )
-        return [self.bundle.rules[r].id for r in order]
+        return [self.bundle.rules[r].id for r in self._ordered(self._raised)]
+
+    def awaiting_acknowledgement(self) -> list[str]:
+        """Latched rules whose condition has ended: raised until acknowledged."""
+        return [self.bundle.rules[r].id for r in self._ordered(self._raised)
+                if self.bundle.rules[r].latch and r not in self._acked
+                and r in self._false_since]
 
     def reset(self) -> None:
+        self._t = None
         self._last_value[:] = np.nan
         self._last_time[:] = -np.inf
         self._raised.clear()
         self._since.clear()
+        self._false_since.clear()
+        self._acked.clear()
+        self._invalid_rules.clear()
         self._faults.clear()
 
     def _rules_of(self, boxes: np.ndarray) -> dict[int, list[int]]:
@@ -291,20 +601,20 @@ class Engine:
     ) -> Event:
         spec = self.bundle.rules[rule_index]
         values = self._values_of(rule_index, x)
-        if boxes:
-            advisory = render_advisory(self.bundle, spec, describe_box(self.bundle, boxes[0], x), x)
+        procedures: tuple[str, ...] = ()
+        if kind == "raise":
+            words = describe_box(self.bundle, boxes[0], x) if boxes else spec.condition_text
+            advisory = render_advisory(self.bundle, spec, words, x)
+            if "graph" in self.paths:
+                procedures = tuple(self._graph.procedures_started_by(rule_index))
         else:
             advisory = f"Cleared: {spec.action}"
-        return Event(t, kind, spec.id, spec.severity, advisory, spec.source, values)
+        return Event(t, kind, spec.id, spec.severity, advisory, spec.source, values, procedures)
 
     def _values_of(self, rule_index: int, x: np.ndarray) -> dict[str, float | None]:
-        b = self.bundle.boxes
-        axes: set[int] = set()
-        for box in np.nonzero(self._box_rule == rule_index)[0].tolist():
-            axes.update(b.axis[b.start[box] : b.start[box + 1]].tolist())
         return {
             self.bundle.parameters[a].name: (None if math.isnan(x[a]) else float(x[a]))
-            for a in sorted(axes)
+            for a in sorted(self._rule_axes.get(rule_index, ()))
         }
 
     def _fault_events(self, t: float, now: dict[str, str]) -> list[Event]:
@@ -331,7 +641,7 @@ class Engine:
         self._faults = dict(now)
         return events
 
-    def _deadband_index(self, span: np.ndarray) -> BoxIndex | None:
+    def _deadband_index(self, span: np.ndarray, backend: BackendName) -> BoxIndex | None:
         """Boxes widened by each parameter's deadband: a raised rule holds while inside."""
         dead = np.array([p.deadband for p in self.bundle.parameters], dtype=np.float64)
         if not np.any(dead > 0):
@@ -343,7 +653,33 @@ class Engine:
         flags = np.asarray(b.flags).copy()
         flags[(d > 0) & np.isfinite(b.lo)] |= 1
         flags[(d > 0) & np.isfinite(b.hi)] |= 2
-        return BoxIndex(self.n_params, b.start, b.axis, lo, hi, flags, span)
+        return BoxIndex(self.n_params, b.start, b.axis, lo, hi, flags, span, backend=backend)
+
+
+def _logic_status(bundle: Bundle) -> str:
+    """"ok" when the logic path can run on this bundle, else why not."""
+    try:
+        from rulec.runtime import logic  # noqa: F401
+    except ImportError as exc:  # a build without the logic path
+        return f"not available in this build ({exc})"
+    if getattr(bundle.cnf, "atoms", None) is None:
+        return "the bundle has no cnf.atoms section (compiled before the logic path)"
+    return "ok"
+
+
+def _build_logic(bundle: Bundle, backend: BackendName | None) -> LogicPath:
+    from rulec.runtime.logic import LogicPath
+
+    try:
+        return LogicPath(bundle, backend=backend)
+    except KernelError:
+        if backend is not None:
+            raise
+        return LogicPath(bundle, backend="numpy")  # a kernel built before the logic path
+
+
+def _us(started: float) -> float:
+    return round((time.perf_counter() - started) * 1e6, 3)
 
 
 def _number(name: str, raw: Any) -> float:

@@ -337,7 +337,10 @@ def test_query_text_output(capsys: pytest.CaptureFixture[str], rocket_bundle: Pa
         json.loads(out)
     status, out, _ = run(capsys, "query", rocket_bundle, "chamber_temperature=20")
     assert status == 0
-    assert out.strip() == "no rule applies"
+    first, *nearest = out.strip().splitlines()
+    assert first == "no rule applies"
+    assert nearest and all(line.startswith("  nearest: R-") for line in nearest)
+    assert "chamber temperature 20 °C is 580 °C below the 600 °C threshold" in out
 
 
 def test_query_reports_sensor_faults(capsys: pytest.CaptureFixture[str], rocket_bundle: Path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -432,3 +433,271 @@ def test_engine_reset_forgets_the_stream(plant: Engine):
     plant.reset()
     assert plant.active() == []
     assert events(plant, 0.0, {"line_pressure": 300.0}) == [("raise", INLET)]
+
+
+# ---------------------------------------------------------------- the paper's five queries
+#
+# Each goes through the three paths: geometry decides and proves, the logic path entails
+# the same actions (and, alone, fires the same rules), the graph path brings related
+# rules, statements and procedures.  The logic half needs the bundle's `cnf.atoms`
+# section; while the pipeline does not write it, it is added here the way the logic
+# path's own tests do, and the logic half is skipped (with the reason) when the logic
+# path is not in the build.
+
+
+def compile_three_paths(folder: Path) -> Bundle:
+    result = collect_rules([folder])
+    payload = build_payload(result, folder.name)
+    if "atoms" not in payload["cnf"]:
+        try:
+            from rulec.compiler.boxes import ThresholdConverter
+            from rulec.compiler.cnf import atom_arrays, build_cnf
+        except ImportError:
+            return load_bundle(encode_bundle(payload))
+        units = {name: info.unit_symbol for name, info in result.params.params.items()}
+        cnf = build_cnf(result.rules, ThresholdConverter(units))
+        position = {name: i for i, name in enumerate(result.params.params)}
+        payload["cnf"]["atoms"] = atom_arrays(cnf, position)
+    return load_bundle(encode_bundle(payload))
+
+
+@pytest.fixture(scope="module")
+def paper() -> dict[str, Bundle]:
+    names = ("temperature_control", "hospital", "access_control", "inventory", "rocket_engine")
+    return {name: compile_three_paths(EXAMPLES / name) for name in names}
+
+
+def logic_ready(bundle: Bundle) -> None:
+    """Skip the logic half of a test, saying why, while the logic path cannot run."""
+    engine = Engine(bundle)
+    if engine.logic_status != "ok":
+        pytest.skip(f"logic path not ready: {engine.logic_status}")
+
+
+def three_paths(bundle: Bundle, state: dict[str, float], piece_sets: list[str]) -> Any:
+    """Evaluate with every path on; check the rules (by text pieces), each fired once,
+    and that geometry alone and logic alone (when it runs) fire the same rules."""
+    result = Engine(bundle).evaluate(state)
+    got = [r.source["text"] for r in result.rules]
+    assert len(got) == len(piece_sets), got
+    for piece in piece_sets:
+        assert sum(piece in t for t in got) == 1, (piece, got)
+    ids = sorted(r.id for r in result.rules)
+    assert sorted(r.id for r in Engine(bundle, {"geometry"}).evaluate(state).rules) == ids
+    assert Engine(bundle, {"graph"}).evaluate(state).rules == []
+    for rule in result.rules:
+        assert rule.evidence["geometry_proof"] and "graph" in rule.evidence
+    if Engine(bundle).logic_status == "ok":
+        assert sorted(r.id for r in Engine(bundle, {"logic"}).evaluate(state).rules) == ids
+        assert all(r.fired_by == ["geometry", "logic"] for r in result.rules)
+        assert "disagreements" not in result.to_json()
+    return result
+
+
+def test_paper_query_temperature_control(paper: dict[str, Bundle]):
+    bundle = paper["temperature_control"]
+    result = three_paths(bundle, {"room_temperature": 96.8},
+                         ["exceeds 27 °C, start the second cooling unit",
+                          "exceeds 35 °C, notify the facility engineer"])
+    assert result.severity in ("warning", "caution", "advisory")
+    first = next(r for r in result.rules if "27 °C" in r.source["text"])
+    graph = first.evidence["graph"]
+    assert any("35 °C" in r["source"]["text"] and r["fires_now"] for r in graph["related"])
+    assert any(s.get("text") == "Room temperature probes are calibrated every 6 months."
+               for s in graph["statements"])
+    # the duration rule on the same parameter never fires statelessly; it is pending
+    pending = [b for b in Engine(bundle).evaluate({"room_temperature": 96.8},
+                                                  nearest=True).nearest
+               if "for more than 10 minutes" in b["source"]["text"]]
+    assert pending and "fires only after holding" in pending[0]["text"]
+
+
+def test_paper_query_temperature_control_logic(paper: dict[str, Bundle]):
+    bundle = paper["temperature_control"]
+    logic_ready(bundle)
+    result = Engine(bundle).evaluate({"room_temperature": 96.8})
+    assert {a for r in result.rules for a in r.evidence["logic"]["entails"]} == {
+        "start the second cooling unit", "notify the facility engineer immediately"}
+    assert result.logic is not None and result.logic["consistent"] is True
+
+
+def test_paper_query_hospital_discharge_at_170(paper: dict[str, Bundle]):
+    bundle = paper["hospital"]
+    result = three_paths(bundle, {"systolic_bp": 170}, ["request a cardiology review"])
+    (rule,) = result.rules
+    assert "170 mmHg" in rule.advisory and "160 mmHg" in rule.advisory
+    (holds,) = rule.evidence["geometry_proof"][0]["holds"]
+    assert (holds["test"], holds["margin"]) == ("170 > 160", 10.0)
+    related = {r["id"]: r for r in rule.evidence["graph"]["related"]}
+    emergency = next(r for r in bundle.rules if "hypertensive emergency" in r.action)
+    assert related[emergency.id]["relation"] == "inside"
+    assert related[emergency.id]["fires_now"] is False
+
+
+def test_paper_query_hospital_discharge_logic(paper: dict[str, Bundle]):
+    bundle = paper["hospital"]
+    logic_ready(bundle)
+    (rule,) = Engine(bundle).evaluate({"systolic_bp": 170}).rules
+    assert rule.evidence["logic"]["entailed"] is True
+    assert rule.evidence["logic"]["facts"] == ["systolic_bp in (160, inf)"]
+
+
+def test_paper_query_five_step_login_procedure(paper: dict[str, Bundle]):
+    bundle = paper["access_control"]
+    engine = Engine(bundle)
+    (proc,) = engine.procedure("login")
+    assert len(proc.steps) == 5
+    assert [s.source["line"] for s in proc.steps] == [10, 11, 12, 13, 14]
+    # graph path: the same order, by traversal of has_step / next_step
+    from rulec.runtime.related import GraphPath
+
+    assert GraphPath(bundle).steps(proc.id) == [f"{proc.id}#{n}" for n in range(1, 6)]
+    # logic path: the CNF chain procedure -> step 1 -> ... -> step 5 entails each step
+    import pycosat
+
+    cnf = bundle.cnf
+    clauses = [cnf.literals[cnf.start[i]:cnf.start[i + 1]].tolist()
+               for i in range(cnf.n_clauses)]
+    number = {v.name: i + 1 for i, v in enumerate(cnf.variables)}
+    start = number[proc.id]
+    for n in range(1, 6):
+        step = number[f"{proc.id}#{n}"]
+        assert pycosat.solve([*clauses, [start], [-step]]) == "UNSAT"
+    assert pycosat.solve([*clauses, [number[f"{proc.id}#2"]], [-number[f"{proc.id}#1"]]]) != (
+        "UNSAT")  # the chain runs one way only
+    # and geometry has nothing to say about a procedure: no state fires it
+    assert all(r.kind != "procedure" for r in bundle.rules)
+
+
+def test_paper_query_inventory_with_its_boundary_rule(paper: dict[str, Bundle]):
+    bundle = paper["inventory"]
+    result = three_paths(bundle, {"stock_level": 5}, ["falls below 10 units"])
+    (rule,) = result.rules
+    boundary = rule.evidence["graph"]["related"][0]
+    assert "reaches 0 units" in boundary["source"]["text"] and boundary["relation"] == "inside"
+    (near,) = [b for b in Engine(bundle).evaluate({"stock_level": 5}, nearest=True).nearest
+               if b["rule"] == boundary["id"]]
+    (fail,) = near["failing"]
+    assert fail["gap"] == 5.0 and "has reached 0" in fail["text"]
+    both = three_paths(bundle, {"stock_level": 0}, ["falls below 10 units", "reaches 0 units"])
+    assert both.severity == "caution"
+
+
+def test_paper_query_inventory_logic(paper: dict[str, Bundle]):
+    bundle = paper["inventory"]
+    logic_ready(bundle)
+    result = Engine(bundle).evaluate({"stock_level": 0})
+    assert result.logic is not None
+    assert sorted(result.logic["entailed"]) == [
+        "flag the item as out of stock and notify the sales desk",
+        "raise a reorder request with the preferred supplier"]
+
+
+def test_paper_query_rocket_engine_820_45(paper: dict[str, Bundle]):
+    bundle = paper["rocket_engine"]
+    result = three_paths(bundle, {"chamber_temperature": 820, "chamber_pressure": 45},
+                         ["increase the coolant flow", "shut down the cryogenic pump"])
+    pump = next(r for r in result.rules if "cryogenic" in r.source["text"])
+    tests = sorted(c["test"] for c in pump.evidence["geometry_proof"][0]["holds"])
+    assert tests == ["45 < 50", "820 > 800"]
+    assert "820 °C" in pump.advisory and "45 psi" in pump.advisory
+    assert result.conflicts == []
+
+
+def test_paper_query_rocket_engine_logic(paper: dict[str, Bundle]):
+    bundle = paper["rocket_engine"]
+    logic_ready(bundle)
+    result = Engine(bundle).evaluate({"chamber_temperature": 820, "chamber_pressure": 45})
+    pump = next(r for r in result.rules if "cryogenic" in r.source["text"])
+    assert pump.evidence["logic"]["facts"] == ["chamber_temperature in (800, inf)",
+                                               "chamber_pressure in (-inf, 50)"]
+    assert pump.evidence["logic"]["method"] == "propagation"
+    # a violated constraint: the logic path reports the conflict, geometry fires it
+    out = Engine(bundle).evaluate({"chamber_temperature": 820, "chamber_pressure": 45,
+                                   "fuel_line_pressure": 120}).to_json()
+    (conflict,) = out["conflicts"]
+    assert conflict["kind"] == "constraint" and conflict["paths"] == ["logic"]
+    assert conflict["rules"][0] in [r["id"] for r in out["rules"]]
+    assert out["logic"]["consistent"] is False
+
+
+# ---------------------------------------------------------------- merge and switches
+
+
+def test_output_keeps_the_contract_fields_and_adds_the_paths(paper: dict[str, Bundle]):
+    out = Engine(paper["rocket_engine"]).evaluate(
+        {"chamber_temperature": 820, "chamber_pressure": 45}).to_json()
+    for rule in out["rules"]:
+        assert {"id", "severity", "advisory", "source"} <= set(rule)
+        assert {"file", "line", "text"} <= set(rule["source"])
+    assert out["paths"] == ["geometry", "logic", "graph"]
+    assert out["severity"] == "caution" or out["severity"] in ("warning", "advisory")
+    assert {"latency_us", "path_us", "conflicts", "procedures", "sensor_faults"} <= set(out)
+    assert out["latency_us"] >= 0 and "geometry" in out["path_us"]
+
+
+def test_rules_are_ordered_warning_caution_advisory(paper: dict[str, Bundle]):
+    result = Engine(paper["rocket_engine"]).evaluate(
+        {"chamber_temperature": 960, "chamber_pressure": 45})
+    order = {"warning": 0, "caution": 1, "advisory": 2}
+    ranks = [order[r.severity] for r in result.rules]
+    assert ranks == sorted(ranks) and result.severity == result.rules[0].severity
+
+
+def test_paths_switches_and_parsing(plant_bundle: Bundle):
+    from rulec.runtime.engine import parse_paths
+
+    assert parse_paths("geometry, LOGIC") == {"geometry", "logic"}
+    assert parse_paths("all") == {"geometry", "logic", "graph"}
+    for bad in ("", "geometry,sat", ","):
+        with pytest.raises(StateError):
+            parse_paths(bad)
+    with pytest.raises(ValueError):
+        Engine(plant_bundle, paths={"vectors"})
+    out = Engine(plant_bundle, paths={"geometry"}).evaluate({"tank_temperature": 150}).to_json()
+    assert out["paths"] == ["geometry"] and "logic" not in out
+    assert set(out["rules"][0]["evidence"]) == {"geometry", "geometry_proof"}
+
+
+def test_logic_alone_on_a_bundle_without_atoms_is_refused(plant_bundle: Bundle):
+    from rulec.runtime.errors import BundleError
+
+    if plant_bundle.cnf.__dict__.get("atoms") is not None:
+        pytest.skip("the pipeline writes cnf.atoms now")
+    with pytest.raises(BundleError, match="logic path cannot run"):
+        Engine(plant_bundle, paths={"logic"})
+    out = Engine(plant_bundle).evaluate({"tank_temperature": 150}).to_json()
+    assert out["logic"]["available"] is False and len(out["rules"]) == 1
+
+
+SPLIT_TEXT = """\
+If the tank level exceeds 90 % unless the drain valve position is above 50 %, sound the horn.
+If the tank level exceeds 90 % and the drain valve position is above 50 %, sound the horn.
+"""
+SPLIT_SENSORS = """\
+[parameters.tank_level]
+unit = "percent"
+aliases = ["tank level"]
+[parameters.drain_valve_position]
+unit = "percent"
+aliases = ["drain valve position"]
+"""
+
+
+def test_logic_alone_splits_cases_where_geometry_needs_every_value(tmp_path: Path):
+    """The documented difference: classical entailment fires the horn with the valve
+    position unknown (it holds either way); geometry, by the contract, fires nothing."""
+    (tmp_path / "tank.txt").write_text(SPLIT_TEXT, encoding="utf-8")
+    (tmp_path / "sensors.toml").write_text(SPLIT_SENSORS, encoding="utf-8")
+    bundle = compile_three_paths(tmp_path)
+    logic_ready(bundle)
+    state = {"tank_level": 95}
+    assert Engine(bundle, {"geometry"}).evaluate(state).rules == []
+    alone = Engine(bundle, {"logic"}).evaluate(state)
+    assert len(alone.rules) == 2 and all(r.fired_by == ["logic"] for r in alone.rules)
+    assert all(r.evidence["logic"]["method"] == "refutation" for r in alone.rules)
+    merged = Engine(bundle).evaluate(state).to_json()
+    assert merged["rules"] == []
+    assert sorted(merged["disagreements"]["logic_only"]) == sorted(r.id for r in alone.rules)
+    known = {"tank_level": 95, "drain_valve_position": 10}
+    assert len(Engine(bundle).evaluate(known).rules) == 1
