@@ -121,7 +121,7 @@ def extract(
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
-            id=_unique(_make_id("P", title.text), used_ids), kind="procedure", source=source,
+            id=unique_id(hashed_id("P", title.text), used_ids), kind="procedure", source=source,
             title=_clean(title.text).rstrip(":").strip(),
             steps=tuple(Step(_clean(s.text), _source(s)) for s in items),
         )
@@ -197,7 +197,7 @@ def _extract_statement(
     exclusion = _exclusion(body)
     if exclusion is not None:
         rule = Rule(
-            id=_unique(req_id or _make_id("R", st.text), used_ids), kind="exclusion",
+            id=unique_id(req_id or hashed_id("R", st.text), used_ids), kind="exclusion",
             source=_source(st), severity=_severity(body, "exclusion", severity_word),
             actions=exclusion,
         )
@@ -247,7 +247,7 @@ def _extract_statement(
         out.problems.append(Problem(st.file, st.line, "no action found", st.text))
         return
     rule = Rule(
-        id=_unique(req_id or _make_id("R", st.text), used_ids),
+        id=unique_id(req_id or hashed_id("R", st.text), used_ids),
         kind=kind,
         source=_source(st),
         severity=_severity(body, kind, severity_word),
@@ -400,12 +400,15 @@ def _source(st: Statement) -> dict[str, object]:
     return out
 
 
-def _make_id(prefix: str, text: str) -> str:
+def hashed_id(prefix: str, text: str) -> str:
+    """`prefix-` + 8 hex digits of the SHA-256 of the statement (whitespace folded, lower
+    case): the same statement gets the same id wherever it moves."""
     folded = re.sub(r"\s+", " ", text).strip().lower()
     return f"{prefix}-{hashlib.sha256(folded.encode('utf-8')).hexdigest()[:8]}"
 
 
-def _unique(rule_id: str, used: set[str]) -> str:
+def unique_id(rule_id: str, used: set[str]) -> str:
+    """`rule_id`, or `rule_id-2`, `-3`... when a bundle already uses it; records it."""
     candidate, n = rule_id, 2
     while candidate in used:
         candidate, n = f"{rule_id}-{n}", n + 1

@@ -19,7 +19,6 @@ A rule that fails any check is rejected with every reason recorded.  docs/llm-ex
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
@@ -27,6 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from rulec.compiler.extractor import hashed_id, unique_id
 from rulec.compiler.parameters import ParameterTable, words_of
 from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not, Rule, rule_from_json
 from rulec.compiler.statements import Statement
@@ -355,7 +355,7 @@ def filter_answer(content: str, chunk_id: str, statements: list[Statement], chun
         if rule is None or reasons:
             out.rejections.append(Rejection(chunk_id, "; ".join(reasons), raw, st.file, st.line))
             continue
-        rule.id = _unique(rule.id, used_ids)
+        rule.id = unique_id(rule.id, used_ids)
         out.rules.append(rule)
     return out
 
@@ -471,13 +471,4 @@ def statement_rule_id(text: str, prefix: str = "R") -> str:
     req = _REQ_ID.match(_MARKUP.sub("", text).strip())
     if req and re.search(r"\d", req.group("id")) and prefix == "R":
         return req.group("id")
-    folded = re.sub(r"\s+", " ", text).strip().lower()
-    return f"{prefix}-{hashlib.sha256(folded.encode('utf-8')).hexdigest()[:8]}"
-
-
-def _unique(rule_id: str, used: set[str]) -> str:
-    candidate, n = rule_id, 2
-    while candidate in used:
-        candidate, n = f"{rule_id}-{n}", n + 1
-    used.add(candidate)
-    return candidate
+    return hashed_id(prefix, text)
