@@ -18,11 +18,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/build_kernel.py
+$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/build_kernel.py
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
-$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/build_kernel.py
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/build_kernel.py
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
 

@@ -134,7 +134,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from rulec.compiler.knowledge_base import default_kb_path
+    from rulec.compiler.kb_checks import check_knowledge_base
+    from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
     from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import build_payload, collect_rules
     from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
@@ -144,14 +145,14 @@ def _compile(args: argparse.Namespace) -> int:
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
     payload = build_payload(result, " ".join(s.name or str(s) for s in args.sources))
     errors = result.errors
+    findings = check_knowledge_base(result)
     if not args.quiet:
         _report(result)
+        _report_findings(findings)
     if args.strict and errors:
         print(f"rulec: error: {len(errors)} unreadable statement(s) (--strict); "
               f"first: {errors[0]}", file=sys.stderr)
         return EXIT_STRICT
-    from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
-
     kb_path = args.kb or default_kb_path(args.output)
     write_knowledge_base(kb_path, result)  # first: the bundle changes only if both succeed
     write_bundle_file(args.output, encode_bundle(payload))
@@ -181,6 +182,17 @@ def _extract(args: argparse.Namespace) -> int:
         raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
     return 0
+
+
+def _report_findings(findings: list[Any]) -> None:
+    """The knowledge-base checks (compiler/kb_checks.py): reported, never fatal."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no findings"
+    print(f"knowledge-base checks: {summary}", file=sys.stderr)
+    for finding in findings:
+        print(f"  check: {finding}", file=sys.stderr)
 
 
 def _report(result: Any) -> None:
