@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rulec.compiler.boxes import Interval, ThresholdConverter
 from rulec.compiler.cnf import atom_name
 from rulec.compiler.rules import All, Atom, Condition, Not, condition_to_json
+from rulec.runtime.bundle_format import fsync_folder
 from rulec.runtime.errors import RulecError, UnitError
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ def write_knowledge_base(path: Path, result: CompileResult) -> None:
         os.chmod(tmp_name, 0o644)
         os.replace(tmp_name, target)
         tmp_name = None
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except (OSError, sqlite3.Error) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise KnowledgeBaseError(f"{target}: cannot write knowledge base: {reason}") from None
@@ -291,19 +292,6 @@ def _insert(conn: sqlite3.Connection, table: str, rows: list[Row]) -> None:
     if rows:
         marks = ", ".join("?" * len(rows[0]))
         conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
 
 
 # ---------------------------------------------------------------- rows

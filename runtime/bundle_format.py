@@ -264,7 +264,7 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
             os.chmod(tmp_name, 0o644)
         os.replace(tmp_name, target)
         tmp_name = None
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except OSError as exc:
         raise BundleError(f"cannot write bundle file {str(target)!r}: {exc}") from exc
     finally:
@@ -275,7 +275,7 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
                 pass
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make the rename itself durable; some platforms cannot open a folder, which is fine."""
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
