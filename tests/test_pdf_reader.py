@@ -7,17 +7,14 @@ pdfplumber (the ``[ground]`` extra).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rulec.compiler import extractor
-from rulec.compiler.extractor import Extraction
 from rulec.compiler.parameters import ParameterTable
 from rulec.compiler.pdf_reader import read_pdf
-from rulec.compiler.rules import Rule
 from rulec.compiler.statements import Statement
 from rulec.compiler.views import DocumentViews, build_views
 from rulec.runtime.errors import DocumentError
@@ -88,22 +85,6 @@ def manual(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def views(manual: Path) -> DocumentViews:
     return build_views(manual, "apu.pdf")
-
-
-def extract_reading_parse_text(statements: list[Statement],
-                               monkeypatch: pytest.MonkeyPatch) -> list[Rule]:
-    """The extractor reading `parse_text` where set (the one-line integration the extractor
-    is to get), patched in for this test only; sources keep the row as written."""
-    original = extractor._extract_statement
-
-    def reading(st: Statement, params: ParameterTable, out: Extraction, used: set[str]) -> None:
-        before = len(out.rules)
-        original(replace(st, text=st.parse_text or st.text), params, out, used)
-        for rule in out.rules[before:]:
-            rule.source = extractor._source(st)
-
-    monkeypatch.setattr(extractor, "_extract_statement", reading)
-    return extractor.extract(statements, ParameterTable(infer=True)).rules
 
 
 def by_text(views: DocumentViews, text: str) -> Statement:
@@ -187,14 +168,40 @@ def test_limits_table_is_a_table_view_and_rows_are_statements(views: DocumentVie
     assert all(st.page == 1 and st.section == "1.1 Operating limits" for st in rows)
 
 
-def test_table_rows_compile_into_constraints(views: DocumentViews, monkeypatch: pytest.MonkeyPatch
-                                             ) -> None:
-    rules = extract_reading_parse_text(views.statements, monkeypatch)
+def test_table_rows_compile_into_constraints(views: DocumentViews) -> None:
+    rules = extractor.extract(views.statements, ParameterTable(infer=True)).rules
     by_source = {str(r.source["text"]): r for r in rules}
     oil = by_source["Oil pressure 20 100 psi"]
     assert oil.kind == "constraint"
     assert "between" in repr(oil.condition) and "100" in repr(oil.condition)
     assert by_source[RULE].kind == "if_then"
+
+
+def test_a_pdf_manual_compiles_and_answers_with_its_page(
+        manual: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole path: `rulec compile` on a folder holding the PDF, then `rulec query`."""
+    import json
+
+    from rulec.compiler.cli import main
+
+    folder = tmp_path / "apu"
+    folder.mkdir()
+    (folder / "apu.pdf").write_bytes(manual.read_bytes())
+    bundle = tmp_path / "apu.bundle"
+    assert main(["compile", str(folder), "-o", str(bundle), "-q"]) == 0
+    capsys.readouterr()
+    # The table's 245 °F comes first, so the inferred parameter is in degF and the
+    # page-2 rule's 120 °C becomes exactly 248 °F.
+    assert main(["query", str(bundle), "--json", "oil_temperature=248.5",
+                 "oil_pressure=15"]) == 0
+    fired = json.loads(capsys.readouterr().out)["rules"]
+    sources = {r["source"]["text"]: r["source"] for r in fired}
+    assert sources[RULE]["page"] == 2 and sources[RULE]["file"] == "apu.pdf"
+    assert sources["Oil pressure 20 100 psi"]["page"] == 1
+    assert main(["query", str(bundle), "--json", "oil_temperature=245",
+                 "oil_pressure=20"]) == 0
+    texts = {r["source"]["text"] for r in json.loads(capsys.readouterr().out)["rules"]}
+    assert RULE not in texts and "Oil pressure 20 100 psi" not in texts
 
 
 # ---------------------------------------------------------------- determinism
