@@ -147,8 +147,12 @@ def tokenize(text: str) -> list[Token]:
         kind = match.lastgroup or "word"
         tok = Token(kind, match.group(0), match.start(), match.end(), gap=text[pos:match.start()])
         pos = match.end()
+        if kind == "word" and tok.low in _NUMBER_WORDS and _number_word_position(tokens):
+            # "the flow rate is zero": a number written as a word, after a comparison
+            kind = tok.kind = "num"
         if kind == "num":
-            tok.value = parse_decimal(tok.text)
+            tok.value = (Decimal(_NUMBER_WORDS[tok.low]) if tok.low in _NUMBER_WORDS
+                         else parse_decimal(tok.text))
             found = match_unit_phrase(text, pos)
             if found is not None:
                 tok.unit, unit_end = found
@@ -156,6 +160,19 @@ def tokenize(text: str) -> list[Token]:
                 pos = _skip_dual_unit(text, pos)
         tokens.append(tok)
     return tokens
+
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def _number_word_position(tokens: list[Token]) -> bool:
+    """Number words count as numbers only right after a comparison or `is`/`reaches`."""
+    if not tokens:
+        return False
+    last = tokens[-1].low
+    return last in ("is", "are", "reaches", "reach", "exceeds", "than", "above", "below",
+                    "least", "most", "equals", "to", "under", "over")
 
 
 def parse_decimal(text: str) -> Decimal:
@@ -174,8 +191,12 @@ def parse_condition(
     text: str,
     resolve: Callable[[str], tuple[str, str] | None],
     resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None = None,
+    trailing_action: bool = False,
 ) -> ParsedCondition:
-    """Parse a condition text; `resolve(phrase)` maps words to (parameter, label)."""
+    """Parse a condition text; `resolve(phrase)` maps words to (parameter, label).
+
+    `trailing_action`: the text goes on with the action after the last comparison
+    ("Patients with X above N require ..."), so words there are not condition."""
     tokens = tokenize(text)
     duration, consumed = _find_duration(tokens)
     atoms = find_comparisons(tokens, consumed)
@@ -198,6 +219,12 @@ def parse_condition(
         condition = _build(_structure(tokens, atoms))
         violation = False
     first_phrase_tok = _phrase_start(tokens, atoms, 0)
+    left_out = _clause_left_out(tokens, atoms, first_phrase_tok, consumed, trailing_action)
+    if left_out:
+        # A joined clause without a comparison would be silently dropped, and the rule
+        # would fire more often than written: refuse it instead.
+        return ParsedCondition(None, atoms, duration, problems=[
+            f"part of the condition is not a comparison with a number: {left_out!r}"])
     return ParsedCondition(
         condition, atoms, duration, requirement,
         violation=violation,
@@ -205,6 +232,30 @@ def parse_condition(
         start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
         problems=problems,
     )
+
+
+def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
+                     consumed: set[int], trailing_action: bool) -> str:
+    """Words joined by and/or/while before the first or after the last comparison."""
+    joins = ("and", "or", "while", "whilst")
+    filler = ("the", "a", "an", "it", "so", "then", "either", "both")
+
+    def content(words: list[str]) -> bool:
+        return any(w not in _CONNECTIVES and w not in filler for w in words)
+
+    before = [t for t in tokens[:first] if t.kind == "word"]
+    words = [t.low for t in before]
+    for k, word in enumerate(words):
+        if word in joins and content(words[:k]):
+            return " ".join(t.text for t in before[:k + 1])
+    if trailing_action:
+        return ""
+    after = [t for i, t in enumerate(tokens) if i > atoms[-1].last and i not in consumed]
+    words = [t.low for t in after]
+    for k, word in enumerate(words):
+        if word in joins and content(words[k + 1:k + 4]):
+            return " ".join(t.text for t in after[k:k + 6])
+    return ""
 
 
 # ---------------------------------------------------------------- durations

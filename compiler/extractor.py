@@ -209,7 +209,8 @@ def _extract_statement(
         out.descriptive.append(st)
         return
     kind, cond_text, action, subject_mode = shape
-    parsed = parse_condition(cond_text, params.resolve, _by_unit(params))
+    parsed = parse_condition(cond_text, params.resolve, _by_unit(params),
+                             trailing_action=subject_mode)
     if parsed.condition is not None and kind == "if_not":
         parsed.condition, kind = Not(parsed.condition), "if_then"
     elif parsed.condition is not None and kind == "keep":

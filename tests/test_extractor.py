@@ -281,3 +281,25 @@ def test_descriptive_statement_of_a_normal_range() -> None:
     found = extract(split_statements("Oil pressure between 60 and 90 psi is normal.\n", "m.txt"),
                     PARAMS)
     assert not found.rules
+
+
+@pytest.mark.parametrize("sentence", [
+    "If the pump is running and the oil pressure is below 20 psi, stop the engine.",
+    "If the oil pressure is below 20 psi and the pump is running, stop the engine.",
+])
+def test_a_clause_without_a_comparison_is_refused_not_dropped(sentence: str) -> None:
+    found = extract(split_statements(sentence + "\n", "m.txt"), PARAMS)
+    assert not found.rules
+    assert found.problems and "not a comparison" in found.problems[0].reason
+
+
+def test_number_words_after_a_comparison() -> None:
+    cond = stripped(one("If the oil pressure is zero, stop the engine.")["cond"])
+    assert (cond["op"], cond["value"]) == ("==", 0)
+    found = extract(split_statements("The pump has two oil filters.\n", "m.txt"), PARAMS)
+    assert not found.rules
+
+
+def test_an_action_after_the_condition_may_hold_and() -> None:
+    got = one("Patients with a temperature above 38 °C require a review and an ECG.")
+    assert stripped(got["cond"]) == atom("temp", ">", 38, "degC")
