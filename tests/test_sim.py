@@ -411,9 +411,12 @@ def test_serial_url_to_an_existing_pty() -> None:
     tty.setraw(slave)
     path = os.ttyname(slave)
     stop = threading.Event()
+    opened = threading.Event()
 
     def far_end() -> None:  # the daemon's side, on the master
         dec = wire.FrameDecoder()
+        # pyserial flushes the input when it opens the port: announce only after that.
+        opened.wait(5)
         os.write(master, BUNDLE_INFO)
         while not stop.is_set():
             if select.select([master], [], [], 0.02)[0]:
@@ -424,6 +427,7 @@ def test_serial_url_to_an_existing_pty() -> None:
     thread = threading.Thread(target=far_end, daemon=True)
     thread.start()
     transport = SerialTransport(path, 921600)
+    opened.set()
     try:
         sim = Simulator(transport, baud=921600)
         assert sim.wait_for(lambda: sim.bundle_info is not None, 5)
