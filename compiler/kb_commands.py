@@ -25,6 +25,7 @@ from rulec.compiler.knowledge_base import (
     KnowledgeBaseError,
     default_kb_path,
 )
+from rulec.runtime.bundle import RuleSpec
 
 EXIT_SAME = 0
 EXIT_DIFFERENT = 1
@@ -221,18 +222,6 @@ class Bound:
                 "hi_inclusive": self.hi_inclusive, "text": self.text(unit)}
 
 
-@dataclass
-class RuleRecord:
-    id: str
-    kind: str
-    severity: str
-    action: str
-    template: str
-    condition_text: str
-    duration_s: float | None
-    duration_inclusive: bool
-    source: dict[str, Any]
-
 
 @dataclass
 class Model:
@@ -243,7 +232,7 @@ class Model:
     bundle_id: str
     units: dict[str, str] = field(default_factory=dict)
     parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
-    rules: dict[str, RuleRecord] = field(default_factory=dict)
+    rules: dict[str, RuleSpec] = field(default_factory=dict)
     boxes: dict[str, list[list[Bound]]] = field(default_factory=dict)
     variables: list[tuple[str, str]] = field(default_factory=list)  # (name, kind)
     clauses: list[tuple[tuple[int, ...], str | None]] = field(default_factory=list)
@@ -295,9 +284,7 @@ def _model_from_bundle(path: Path) -> Model:
                                                                   _json_value(p.range_hi)],
             "deadband": p.deadband, "max_age_s": p.max_age_s, "channel": p.channel}
     for r in b.rules:
-        m.rules[r.id] = RuleRecord(r.id, r.kind, r.severity, r.action, r.template,
-                                   r.condition_text, r.duration_s, r.duration_inclusive,
-                                   dict(r.source))
+        m.rules[r.id] = r
         m.boxes[r.id] = []
     bx = b.boxes
     for i in range(bx.n_boxes):
@@ -355,8 +342,8 @@ def _read_model(path: Path, q: Any, conn: sqlite3.Connection) -> Model:
     for row in q("SELECT id, kind, severity, action, template, condition_text, duration_s, "
                  "duration_inclusive, source_json FROM rules WHERE bundle_index IS NOT NULL "
                  "ORDER BY bundle_index"):
-        m.rules[row[0]] = RuleRecord(row[0], row[1], row[2] or "", row[3], row[4], row[5],
-                                     row[6], bool(row[7]), json.loads(row[8]))
+        m.rules[row[0]] = RuleSpec(row[0], row[1], row[2] or "", row[3], row[4], row[5],
+                                   row[6], bool(row[7]), json.loads(row[8]))
         m.boxes[row[0]] = []
     current = -1
     for box, rule, param, lo, hi, lo_in, hi_in in q(
@@ -630,7 +617,7 @@ def diff_models(old: Model, new: Model) -> dict[str, Any]:
             "rules": rules, "parameters": params, "procedures": procs}
 
 
-def _rule_summary(rule: RuleRecord) -> dict[str, Any]:
+def _rule_summary(rule: RuleSpec) -> dict[str, Any]:
     return {"id": rule.id, "kind": rule.kind, "severity": rule.severity,
             "condition": rule.condition_text, "action": rule.action,
             "source": _where(rule.source)}
