@@ -74,13 +74,24 @@ _EXCLUSION_COEXIST = re.compile(
 )
 _REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\]?\s*[:.)\-–]?\s+")
 _MARKUP = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
-_SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory)\s*[:!-]\s*", re.IGNORECASE)
+_SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|danger)\s*[:!-]\s*",
+                              re.IGNORECASE)
+# Prefixes that make a bare condition a rule: "Alarm: discharge pressure above 13 bar."
+_ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
+# What a condition's subject "is" or "does" when the sentence names a hazard rather than an
+# order: "Temperatures over 105 °C are critical", "Vibration above 7 mm/s indicates a fault".
+_CONSEQUENCE = re.compile(
+    r"\b(?:indicates?|signals?|denotes?|signif(?:y|ies)|warrants?|calls? for|"
+    r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
+    r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
+    r"(?:\w+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
+    re.IGNORECASE)
 _WARNING_WORDS = re.compile(
     r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
-    r"critical|scram|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
+    r"critical|scram|trip|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
 _CAUTION_WORDS = re.compile(
-    r"\b(caution|notify|alert|reduce|stop|lock|reject|not eligible|must|shall|do not|never|"
-    r"limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
+    r"\b(caution|notify|alert|alarm|fault|reduce|stop|lock|reject|not eligible|must|shall|"
+    r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(the|a|an|all|any|both|each)\b", re.IGNORECASE)
 
@@ -173,7 +184,8 @@ def _looks_like_rule(text: str) -> bool:
     cleaned = _clean(text)
     if _LEADING_CONDITIONAL.match(cleaned) or _MID_CONDITIONAL.search(cleaned):
         return bool(find_comparisons(tokenize(cleaned), set()))
-    return bool(_RULE_WORDS.search(cleaned)) and bool(find_comparisons(tokenize(cleaned), set()))
+    return bool(_RULE_WORDS.search(cleaned) or _CONSEQUENCE.search(cleaned)) and bool(
+        find_comparisons(tokenize(cleaned), set()))
 
 
 # ---------------------------------------------------------------- one statement
@@ -205,6 +217,9 @@ def _extract_statement(
         return
 
     shape = _shape(body)
+    if shape is None and severity_word in _ALERT_PREFIXES and find_comparisons(
+            tokenize(body), set()):
+        shape = ("alert", body, "", True)
     if shape is None:
         out.descriptive.append(st)
         return
@@ -228,12 +243,16 @@ def _extract_statement(
         action = _remainder_action(cond_text, parsed)
         if parsed.requirement or parsed.violation:
             kind = "constraint"
+        elif kind == "alert":
+            kind, action = "if_then", body
         elif _PROHIBITION.match(body):
             kind, action = "constraint", body
         elif _RULE_WORDS.search(action):
             kind = "constraint" if re.search(
                 r"\b(not|never|cannot|prohibited|forbidden)\b", action, re.IGNORECASE
             ) else "if_then"
+        elif _CONSEQUENCE.search(action):
+            kind, action = "if_then", _ordered_action(action) or body
         else:
             out.descriptive.append(st)
             return
@@ -300,9 +319,16 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         verb = "must not exceed" if upper else "must not fall below"
         cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
         return "constraint", cond, body, False
-    if _RULE_WORDS.search(body) and find_comparisons(tokenize(body), set()):
+    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
+            tokenize(body), set()):
         return "if_then", body, "", True
     return None
+
+
+def _ordered_action(consequence: str) -> str:
+    """The order after a consequence: "indicates a fault; stop the pump" -> "stop the pump"."""
+    parts = re.split(r"\s*[;:]\s*|\s*[,.]\s*(?=then\b)|\s+[-–—]\s+", consequence, maxsplit=1)
+    return _strip_then(parts[1]) if len(parts) == 2 and parts[1].strip() else ""
 
 
 def _split_condition_action(rest: str) -> tuple[str, str]:
@@ -378,6 +404,8 @@ def _clean(text: str) -> str:
 def _severity(text: str, kind: str, explicit: str | None) -> str:
     if explicit in ("warning", "caution", "advisory"):
         return explicit
+    if explicit in ("alarm", "danger"):
+        return "warning"
     if _WARNING_WORDS.search(text):
         return "warning"
     if kind in ("constraint", "exclusion") or _CAUTION_WORDS.search(text):

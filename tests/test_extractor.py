@@ -303,3 +303,35 @@ def test_number_words_after_a_comparison() -> None:
 def test_an_action_after_the_condition_may_hold_and() -> None:
     got = one("Patients with a temperature above 38 °C require a review and an ECG.")
     assert stripped(got["cond"]) == atom("temp", ">", 38, "degC")
+
+
+@pytest.mark.parametrize(("sentence", "cond", "action"), [
+    ("Oil pressure below 20 psi indicates a pump fault; stop the engine.",
+     atom("pressure", "<", 20, "psi"), "stop the engine"),
+    ("Oil temperatures over 105 °C are critical.",
+     atom("temp", ">", 105, "degC"), "Oil temperatures over 105 °C are critical"),
+    ("An oil pressure of more than 120 psi is an alarm condition.",
+     atom("pressure", ">", 120, "psi"),
+     "An oil pressure of more than 120 psi is an alarm condition"),
+    ("Alarm: oil temperature greater than 130 °C.",
+     atom("temp", ">", 130, "degC"), "oil temperature greater than 130 °C"),
+])
+def test_a_hazard_named_by_its_consequence_is_a_rule(
+        sentence: str, cond: dict[str, Any], action: str) -> None:
+    got = one(sentence)
+    assert (got["kind"], stripped(got["cond"]), got["action"]) == ("if_then", cond, action)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Oil pressure between 60 and 90 psi is normal.",
+    "Note: oil temperature above 80 °C.",
+    "The oil temperature rises above 80 °C during the warm-up.",
+])
+def test_no_consequence_no_rule(sentence: str) -> None:
+    assert not extract(split_statements(sentence + "\n", "m.txt"), PARAMS).rules
+
+
+def test_an_alarm_prefix_raises_the_severity() -> None:
+    found = extract(split_statements("Alarm: oil temperature greater than 130 °C.\n", "m.txt"),
+                    PARAMS)
+    assert [r.severity for r in found.rules] == ["warning"]
