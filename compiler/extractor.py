@@ -27,11 +27,16 @@ _LEADING_CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _MID_CONDITIONAL = re.compile(
-    r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|in case|in the event that)\s+",
+    r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|in case(?: of)?|"
+    r"in the event (?:that|of)|upon)\s+",
     re.IGNORECASE,
 )
 _LEADING_UNLESS = re.compile(r"^(?:unless|except when|except if)\b\s*", re.IGNORECASE)
-_KEEP = re.compile(r"^(?:always\s+)?(?:keep|maintain)\b\s*", re.IGNORECASE)
+_KEEP = re.compile(r"^(?:always\s+)?(?:keep|maintain|ensure|make sure)\b(?:\s+that\b)?\s*",
+                   re.IGNORECASE)
+# A prepositional condition before the order: "At vibration above 6 mm/s, schedule ...".
+_LEADING_CONTEXT = re.compile(r"^(?:at|for|upon|on|with|in the event of|in case of)\s+",
+                              re.IGNORECASE)
 _UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)\b\s+",
                      re.IGNORECASE)
 _RULE_WORDS = re.compile(
@@ -82,13 +87,14 @@ _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
 # order: "Temperatures over 105 °C are critical", "Vibration above 7 mm/s indicates a fault".
 _CONSEQUENCE = re.compile(
     r"\b(?:indicates?|signals?|denotes?|signif(?:y|ies)|warrants?|calls? for|"
+    r"triggers?|sets? off|raises? an?|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
     r"(?:\w+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
     re.IGNORECASE)
 _WARNING_WORDS = re.compile(
     r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
-    r"critical|scram|trip|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
+    r"critical|scram|trip(?:ped)?|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
 _CAUTION_WORDS = re.compile(
     r"\b(caution|notify|alert|alarm|fault|reduce|stop|lock|reject|not eligible|must|shall|"
     r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
@@ -319,10 +325,29 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         verb = "must not exceed" if upper else "must not fall below"
         cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
         return "constraint", cond, body, False
+    context = _LEADING_CONTEXT.match(body)
+    if context:
+        cond, action = _split_condition_action(body[context.end():])
+        if action and find_comparisons(tokenize(cond), set()):
+            return "if_then", cond, _strip_then(action), False
+    labelled = _condition_colon_action(body)
+    if labelled:
+        return "if_then", labelled[0], labelled[1], False
     if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
             tokenize(body), set()):
         return "if_then", body, "", True
     return None
+
+
+def _condition_colon_action(body: str) -> tuple[str, str] | None:
+    """ "Bearing temperature >= 98 °C: trip the pump." -> (condition, order)."""
+    head, sep, tail = body.partition(":")
+    tail = tail.strip()
+    if not sep or not tail or re.match(r"[+\-−]?\d", tail):
+        return None
+    if not find_comparisons(tokenize(head), set()) or find_comparisons(tokenize(tail), set()):
+        return None
+    return head, tail
 
 
 def _ordered_action(consequence: str) -> str:

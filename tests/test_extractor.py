@@ -335,3 +335,37 @@ def test_an_alarm_prefix_raises_the_severity() -> None:
     found = extract(split_statements("Alarm: oil temperature greater than 130 °C.\n", "m.txt"),
                     PARAMS)
     assert [r.severity for r in found.rules] == ["warning"]
+
+
+@pytest.mark.parametrize(("sentence", "cond", "action"), [
+    ("At oil temperatures above 80 °C, reduce the turbopump speed.",
+     atom("temp", ">", 80, "degC"), "reduce the turbopump speed"),
+    ("For oil pressures between 20 and 30 psi, increase monitoring.",
+     {"param": "pressure", "op": "between", "value": [20, 30], "unit": "psi"},
+     "increase monitoring"),
+    ("Upon an oil temperature reading above 99 °C, evacuate the area.",
+     atom("temp", ">", 99, "degC"), "evacuate the area"),
+    ("Stop the engine immediately in the event of an oil pressure below 10 psi.",
+     atom("pressure", "<", 10, "psi"), "Stop the engine immediately"),
+    ("Oil temperature ≥ 98 °C: stop the engine.",
+     atom("temp", ">=", 98, "degC"), "stop the engine"),
+])
+def test_prepositional_and_labelled_conditions(
+        sentence: str, cond: dict[str, Any], action: str) -> None:
+    got = one(sentence)
+    assert (got["kind"], stripped(got["cond"]), got["action"]) == ("if_then", cond, action)
+
+
+def test_ensure_states_a_requirement() -> None:
+    got = one("Ensure that the humidity stays above 15 percent.")
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == {"not": atom("humidity", ">", 15, "percent")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "At start-up the oil temperature is usually below 20 °C.",
+    "For reference, the oil pressure reads 45 psi at idle.",
+    "Oil temperature: 80 °C at idle.",
+])
+def test_prepositional_descriptions_stay_descriptive(sentence: str) -> None:
+    assert not extract(split_statements(sentence + "\n", "m.txt"), PARAMS).rules
