@@ -183,6 +183,22 @@ domain("cold_chain",
         ("must not exceed 350 psi", lambda s: gt(s, "compressor_pressure", 350), None),
         ("younger than 48 hours", lambda s: lt(s, "batch_age", 48 * 60), None)])
 
+# ---------------------------------------------------------------- process_pump
+domain("process_pump",
+       {"vibration": (0, 50), "bearing_temperature": (-20, 200), "discharge_pressure": (0, 5000),
+        "suction_pressure": (0, 20), "motor_current": (0, 400), "lube_oil_level": (0, 100),
+        "winding_temperature": (-40, 500)},
+       [("indicates a bearing fault; stop the pump", lambda s: gt(s, "vibration", F("7.1")), None),
+        ("over 105 °C are critical", lambda s: gt(s, "bearing_temperature", 105), None),
+        ("above 12 bar, open the bypass valve", lambda s: gt(s, "discharge_pressure", 1200), None),
+        ("below 0.4 bar, close the discharge valve", lambda s: lt(s, "suction_pressure", F("0.4")), None),
+        ("motor current stays below 180 A", lambda s: ge(s, "motor_current", 180), None),
+        ("lube oil level less than 20 %", lambda s: lt(s, "lube_oil_level", 20), None),
+        ("≥ 140 °C: trip the motor", lambda s: ge(s, "winding_temperature", C2F(140)), None),
+        ("in the event of a vibration exceeding 11 mm/s", lambda s: gt(s, "vibration", 11), None),
+        ("more than 200 A is an alarm condition", lambda s: gt(s, "motor_current", 200), None),
+        ("between 85 and 95 °C, increase the inspection", lambda s: between(s, "bearing_temperature", 85, 95), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -263,6 +279,24 @@ Q = [
  ("pp-10", "power_plant", {"insulation_resistance": 0.5}),
  ("pp-11", "power_plant", {"insulation_resistance": 0.49, "lube_oil_temperature": 60, "bearing_vibration": 7.2}),
  ("pp-12", "power_plant", {"insulation_resistance": 2.01, "lube_oil_temperature": 59.9, "bearing_vibration": 7.1}),
+ # process_pump
+ ("cp-01", "process_pump", {"vibration": 7.1}),
+ ("cp-02", "process_pump", {"vibration": 7.2}),
+ ("cp-03", "process_pump", {"vibration": 11.5}),
+ ("cp-04", "process_pump", {"bearing_temperature": 105}),
+ ("cp-05", "process_pump", {"bearing_temperature": 105.1}),
+ ("cp-06", "process_pump", {"bearing_temperature": 95}),
+ ("cp-07", "process_pump", {"discharge_pressure": 1200}),
+ ("cp-08", "process_pump", {"discharge_pressure": 1200.5, "suction_pressure": 0.4}),
+ ("cp-09", "process_pump", {"suction_pressure": 0.39}),
+ ("cp-10", "process_pump", {"motor_current": 180}),
+ ("cp-11", "process_pump", {"motor_current": 200.5}),
+ ("cp-12", "process_pump", {"motor_current": 179.9, "lube_oil_level": 20}),
+ ("cp-13", "process_pump", {"lube_oil_level": 19.9}),
+ ("cp-14", "process_pump", {"winding_temperature": 284}),
+ ("cp-15", "process_pump", {"winding_temperature": 283.9}),
+ ("cp-16", "process_pump", {"discharge_pressure": 1100, "bearing_temperature": 39}),
+ ("cp-17", "process_pump", {"vibration": 4.5, "bearing_temperature": 84.9}),
  # satellite
  ("sat-01", "satellite", {"bus_voltage": 26.0}),
  ("sat-02", "satellite", {"bus_voltage": 26.01, "battery_temperature": 293.15}),
