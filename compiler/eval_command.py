@@ -123,12 +123,16 @@ def _categories(run: EvalRun) -> list[str]:
 
 
 def _pivot(run: EvalRun, groups: Sequence[tuple[str, Callable[[Query], bool]]],
-           value: Callable[[Metrics], float | None], first: str) -> str:
+           cell: Callable[[Metrics], str], first: str, skip_undefined: bool = False) -> str:
+    """Groups down, systems across; `skip_undefined` drops rows with no defined cell."""
     live = [s for s in run.systems if s.status == "ok"]
     rows = []
     for label, where in groups:
         n = sum(1 for q in run.queries if where(q))
-        rows.append([label, str(n), *(pct(value(s.metrics(where))) for s in live)])
+        cells = [cell(s.metrics(where)) for s in live]
+        if skip_undefined and all(set(c) <= set("—/ ") for c in cells):
+            continue
+        rows.append([label, str(n), *cells])
     return _table([first, "n", *(f"`{s.name}`" for s in live)], rows)
 
 
@@ -139,7 +143,29 @@ def category_label(run: EvalRun, category: str) -> str:
 
 def category_table(run: EvalRun, value: Callable[[Metrics], float | None]) -> str:
     groups = [(category_label(run, c), _is_category(c)) for c in _categories(run)]
-    return _pivot(run, groups, value, "category")
+    return _pivot(run, groups, lambda m: pct(value(m)), "category")
+
+
+# Every metric of docs/evaluation.md, one table per metric, categories down, systems across.
+CATEGORY_METRICS: tuple[tuple[str, Callable[[Metrics], str]], ...] = (
+    ("Exact match", lambda m: pct(m.exact_match)),
+    ("Threshold correctness (boundary categories)", lambda m: pct(m.threshold_correctness)),
+    ("Precision / recall", lambda m: f"{pct(m.precision)} / {pct(m.recall)}"),
+    ("Non-hallucination rate", lambda m: pct(m.non_hallucination)),
+    ("Weighted criticality", lambda m: pct(m.criticality)),
+    ("Latency per query, p50 / p99 µs", lambda m: f"{micros(m.p50_us)} / {micros(m.p99_us)}"),
+)
+
+
+def category_tables(run: EvalRun, heading: str = "###") -> str:
+    """Each metric by category (rows where a metric is undefined for every system are
+    left out: threshold correctness exists for the boundary categories only)."""
+    groups = [(category_label(run, c), _is_category(c)) for c in _categories(run)]
+    parts = []
+    for title, cell in CATEGORY_METRICS:
+        parts += [f"{heading} {title} by category", "",
+                  _pivot(run, groups, cell, "category", skip_undefined=True), ""]
+    return "\n".join(parts).rstrip() + "\n"
 
 
 def _is_category(category: str) -> Callable[[Query], bool]:
@@ -152,21 +178,7 @@ def _is_domain(domain: str) -> Callable[[Query], bool]:
 
 def domain_table(run: EvalRun) -> str:
     groups = [(d, _is_domain(d)) for d in sorted(run.domains)]
-    return _pivot(run, groups, lambda m: m.exact_match, "domain")
-
-
-def detail_table(run: EvalRun) -> str:
-    rows = []
-    for c in _categories(run):
-        for s in run.systems:
-            if s.status != "ok":
-                continue
-            m = s.metrics(_is_category(c))
-            rows.append([category_label(run, c), f"`{s.name}`", str(m.queries),
-                         pct(m.exact_match), pct(m.precision), pct(m.recall),
-                         pct(m.non_hallucination), pct(m.criticality)])
-    return _table(["category", "system", "n", "exact match", "precision", "recall",
-                   "non-hallucination", "weighted criticality"], rows)
+    return _pivot(run, groups, lambda m: pct(m.exact_match), "domain")
 
 
 def render_tables(run: EvalRun) -> str:
@@ -222,10 +234,7 @@ def render_report(run: EvalRun, charts: Sequence[str], chart_note: str) -> str:
         lines += [f"![{c}]({c})" for c in charts] + [""]
     else:
         lines += [f"({chart_note})", ""]
-    lines += ["## Exact match by category", "", category_table(run, lambda m: m.exact_match), "",
-              "## Non-hallucination rate by category", "",
-              category_table(run, lambda m: m.non_hallucination), "",
-              "## Every metric by category", "", detail_table(run), "",
+    lines += [category_tables(run, "##"),
               "## Exact match by domain", "", domain_table(run), ""]
     lines += misses_section(run)
     lines += examples_section(run)

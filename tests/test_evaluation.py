@@ -323,6 +323,85 @@ def test_ablations_without_effect_get_no_numbers() -> None:
     assert "differ from the full engine on 0 of 1" in graph.note
 
 
+# A rule with an exception and its complement, both concluding the same action: with the
+# pump speed unknown, classical logic splits the cases and entails the action (so the logic
+# path alone fires both rules), while geometry fires neither (docs of runtime/engine.py).
+PUMP = """\
+If the oil pressure falls below 20 psi unless the pump speed exceeds 3000 rpm, stop the feed pump.
+If the oil pressure falls below 20 psi and the pump speed exceeds 3000 rpm, stop the feed pump.
+If the chamber temperature exceeds 600 °C, increase the coolant flow.
+"""
+PUMP_SENSORS = """\
+[parameters.oil_pressure]
+unit = "psi"
+range = [0, 500]
+[parameters.pump_speed]
+unit = "rpm"
+range = [0, 10000]
+[parameters.chamber_temperature]
+unit = "degC"
+range = [-200, 2000]
+"""
+PUMP_QUERIES = [
+    {"id": "a1", "domain": "pump", "category": "option_exclusion",
+     "state": {"oil_pressure": 10}, "expect": []},
+    {"id": "a2", "domain": "pump", "category": "option_exclusion",
+     "state": {"oil_pressure": 10, "pump_speed": 100},
+     "expect": ["unless the pump speed exceeds 3000 rpm"]},
+    {"id": "a3", "domain": "pump", "category": "numeric_threshold",
+     "state": {"chamber_temperature": 601}, "expect": [COOLANT]},
+]
+
+
+def test_ablations_are_computed_by_the_engines_path_switches(tmp_path: Path) -> None:
+    (tmp_path / "pump").mkdir()
+    (tmp_path / "pump" / "limits.txt").write_text(PUMP, encoding="utf-8")
+    (tmp_path / "pump" / "sensors.toml").write_text(PUMP_SENSORS, encoding="utf-8")
+    (tmp_path / "eval_queries.jsonl").write_text(
+        "".join(json.dumps(q, ensure_ascii=False) + "\n" for q in PUMP_QUERIES),
+        encoding="utf-8")
+    run = run_evaluation(tmp_path, "ablations", repeat=1)
+    by_name = {s.name: s for s in run.systems}
+    assert all(s.status == "ok" for s in run.systems), [s.status for s in run.systems]
+    full, no_geo = by_name["rulec"].metrics(), by_name["rulec-no-geometry"].metrics()
+    assert (full.exact_match, full.precision, full.criticality) == (1, 1, 1)
+    # Geometry off: a1 (pump speed unknown) returns both "stop the feed pump" rules, both
+    # wrong and both hallucinated (their conditions need the pump speed); a2, a3 right.
+    (a1,) = [o for o in by_name["rulec-no-geometry"].outcomes if o.query.id == "a1"]
+    assert len(a1.answers) == 2 and a1.grounded == (False, False)
+    assert no_geo.exact_match == pytest.approx(2 / 3)
+    assert no_geo.precision == pytest.approx(2 / 4)  # 2 correct of 4 returned
+    assert no_geo.recall == 1
+    assert no_geo.non_hallucination == pytest.approx(2 / 4)
+    # found: 2 + 2 (two cautions); expected 2 + 2; false alarms 2 + 2 (two cautions)
+    assert no_geo.criticality == pytest.approx(4 / (4 + 4))
+    assert no_geo.threshold_correctness == 1  # a3, the only boundary query, is right
+    # Logic off or graph off: geometry still decides, so the rule sets do not change,
+    # and the switched-off path leaves no trace in any answer.
+    for name, path in (("rulec-no-logic", "logic"), ("rulec-no-graph", "graph")):
+        assert by_name[name].metrics().exact_match == 1
+        assert "rule sets differ from the full engine on 0 of 3" in by_name[name].note
+        assert not any(path in a.paths for o in by_name[name].outcomes for a in o.answers)
+    assert "differ from the full engine on 1 of 3" in by_name["rulec-no-geometry"].note
+
+
+def test_a_retrieved_rule_at_its_strict_threshold_is_a_hallucination(corpus: Path) -> None:
+    # The coolant rule says "exceeds 600 °C": at 600 its condition does not hold, so a
+    # retriever citing it hallucinates; at 600.5 the same citation is grounded.
+    from rulec.compiler.evaluation import _scored
+
+    domain = load_domain(corpus / "stand")
+    coolant = next(p for p in domain.passages if COOLANT in p.text)
+    cited = [Answer(coolant.text, coolant.file, coolant.line, coolant.rule_id,
+                    coolant.severity)]
+    at = _scored(Query("x", "stand", {"chamber_temperature": 600}, ()), domain, "s", cited,
+                 1.0, "")
+    assert at.grounded == (False,) and not at.score.exact
+    past = _scored(Query("y", "stand", {"chamber_temperature": 600.5}, (COOLANT,)), domain,
+                   "s", cited, 1.0, "")
+    assert past.grounded == (True,) and past.score.exact
+
+
 # ---------------------------------------------------------------- end to end
 
 
@@ -402,6 +481,22 @@ def test_eval_command_draws_charts(corpus: Path, tmp_path: Path,
     capsys.readouterr()
     for chart in eval_command.CHARTS:
         assert (out / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_category_tables_give_every_metric_by_category(corpus: Path) -> None:
+    pytest.importorskip("rank_bm25")
+    run = run_evaluation(corpus, "rulec,bm25", k=2, repeat=1)
+    text = eval_command.category_tables(run)
+    for title, _ in eval_command.CATEGORY_METRICS:
+        assert f"### {title} by category" in text
+    # Threshold correctness exists for the boundary categories only: those rows alone.
+    section = text.split("### Threshold correctness")[1].split("###")[0]
+    rows = [line.split(" | ")[0] for line in section.splitlines() if line.startswith("| ")]
+    assert rows == ["| category", "| numeric threshold", "| range limit"]
+    # rulec answers the uncovered state q5 with nothing: precision and recall undefined;
+    # bm25 (k = 2) returns 2 sentences, none expected: precision 0, recall undefined.
+    assert "| uncovered | 1 | — / — | 0.0 % / — |" in text
+    assert "| critical safety | 1 | 100.0 % | " in text  # exact match, q3
 
 
 def test_rulec_eval_through_the_cli(corpus: Path, tmp_path: Path,
