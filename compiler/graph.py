@@ -8,7 +8,8 @@ descriptive statements.  Edges carry the paper's types (`has_condition`,
 a `text` node holding it as written, so the runtime can quote it), so traversal finds
 the rules that share a parameter or an action with a fired one and the statements that
 describe it.
-A statement node's label stays `file:line` (the knowledge base joins on it).
+A statement node's label is `Statement.where` (`file:line`, `file:pPAGE:line` in a
+PDF), which the knowledge base joins on.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def build_graph(
             for a, b in zip(steps, steps[1:], strict=False):
                 graph.edge(a, "next_step", b)
     for st in descriptive:
-        snode = graph.node("statement", f"{st.file}:{st.line}")
+        snode = graph.node("statement", st.where)
         named = _parameters_named(st.text, params)
         for name in named:
             graph.edge(snode, "describes", graph.node("parameter", name))

@@ -628,7 +628,7 @@ def _graph_rows(result: CompileResult, rows: dict[str, list[Row]],
                  for n, v in enumerate(result.payload["cnf"]["variables"], 1)}
     descriptive: dict[str, Mapping[str, Any]] = {}
     for st in result.descriptive:
-        descriptive.setdefault(f"{st.file}:{st.line}", {
+        descriptive.setdefault(st.where, {
             "file": st.file, "line": st.line, "text": st.text,
             "statement": getattr(st, "id", None)})
     for n, node in enumerate(graph["nodes"]):

@@ -68,6 +68,12 @@ class Statement:
     end: int = -1
     parse_text: str = ""  # when set, the extractor reads this instead of `text`
 
+    @property
+    def where(self) -> str:
+        """``file:line``, or ``file:pPAGE:line`` in a paged document, where lines restart."""
+        page = f"p{self.page}:" if self.page is not None else ""
+        return f"{self.file}:{page}{self.line}"
+
 
 @dataclass
 class _Line:

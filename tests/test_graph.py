@@ -1,0 +1,24 @@
+"""The knowledge-base graph built from rules and descriptive statements."""
+
+from __future__ import annotations
+
+from rulec.compiler.boxes import ThresholdConverter
+from rulec.compiler.graph import build_graph
+from rulec.compiler.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.statements import Statement
+
+
+def test_statements_on_the_same_line_of_different_pages_stay_apart() -> None:
+    params = ParameterTable()
+    params.add(ParameterInfo("oil_pressure", ("oil pressure",), "psi"))
+    said = [Statement("manual.pdf", 3, f"Oil pressure reads {n}0 psi at idle.", "sentence",
+                      page=n) for n in (1, 2)]
+    graph = build_graph([], said, params, ThresholdConverter({"oil_pressure": "psi"}))
+    labels = [n["label"] for n in graph.nodes if n["kind"] == "statement"]
+    assert labels == ["manual.pdf:p1:3", "manual.pdf:p2:3"]
+    texts = [n["label"] for n in graph.nodes if n["kind"] == "text"]
+    assert len(texts) == 2
+
+
+def test_a_text_statement_is_labelled_by_file_and_line() -> None:
+    assert Statement("manual.md", 12, "x", "sentence").where == "manual.md:12"
