@@ -1,4 +1,5 @@
-"""Build hook: the C containment kernel is compiled by cffi (API mode) at install."""
+"""Build hook: the C containment kernel and the C wire codec are compiled by cffi (API
+mode) at install."""
 from setuptools import setup
 
-setup(cffi_modules=["csrc/build_kernel.py:ffi"])
+setup(cffi_modules=["csrc/build_kernel.py:ffi", "csrc/build_proto.py:ffi"])

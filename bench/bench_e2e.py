@@ -25,6 +25,8 @@ rule, so each one costs an ADVISORY frame and a JSON log line).
     python bench/bench_e2e.py                      # ~3 min, prints the markdown tables
     python bench/bench_e2e.py --quick              # ~40 s, fewer frames
     python bench/bench_e2e.py --rules 10000 --links tcp,udp --frames 20000
+    python bench/bench_e2e.py --codec              # the wire codec alone, C against Python
+    python bench/bench_e2e.py --rules 10000 --links "" --throughput-links tcp --profile prof/
 
 Bundles are cached under --work (default: $TMPDIR/rulec-bench-e2e).
 """
@@ -32,6 +34,7 @@ Bundles are cached under --work (default: $TMPDIR/rulec-bench-e2e).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
 import platform
@@ -59,6 +62,7 @@ from rulec.firmware_bridge.sim import (
     percentiles,
 )
 
+PROFILE_DIR: Path | None = None  # set by --profile
 PARAMS = 8  # parameters p0..p7 on channels 0..7; every TELEMETRY frame carries all 8
 GENERATOR = 1  # bump when the synthetic bundle changes (cache key)
 
@@ -143,12 +147,28 @@ class States:
 
 
 def _daemon_child(dump: str, argv: list[str]) -> int:
-    """Run ``rulec-onboard`` unchanged, also keeping every sample of its latency timers."""
+    """Run ``rulec-onboard`` unchanged, also keeping every sample of its latency timers.
+
+    Also the daemon thread's CPU time per chunk read (``time.thread_time_ns``, JSON
+    line included): what the frame costs the daemon, without the time it waited for
+    a CPU on a shared machine.
+    """
     from rulec.runtime import onboard
 
     e2e: list[float] = []
     evals: list[float] = []
+    cpu: list[float] = []
     base = onboard.Counters
+    on_chunk = onboard.Daemon._on_chunk
+
+    def timed_chunk(self: Any, chunk: Any, received: float) -> None:
+        started = time.thread_time_ns()
+        try:
+            on_chunk(self, chunk, received)
+        finally:
+            cpu.append((time.thread_time_ns() - started) / 1e3)
+
+    setattr(onboard.Daemon, "_on_chunk", timed_chunk)  # noqa: B010
 
     class Recording(base):  # type: ignore[valid-type, misc]
         def latency(self, eval_us: float, e2e_us: float) -> None:
@@ -157,10 +177,17 @@ def _daemon_child(dump: str, argv: list[str]) -> int:
             e2e.append(e2e_us)
 
     setattr(onboard, "Counters", Recording)  # noqa: B010 - the daemon builds it by name
+    profile_to = os.environ.get("RULEC_BENCH_PROFILE")
+    profiler = cProfile.Profile() if profile_to else None
     try:
-        return int(onboard.main(argv))
+        if profiler is None:
+            return int(onboard.main(argv))
+        return int(profiler.runcall(onboard.main, argv))
     finally:
-        Path(dump).write_text(json.dumps({"e2e_us": e2e, "eval_us": evals}), encoding="utf-8")
+        if profiler is not None and profile_to:
+            profiler.dump_stats(f"{profile_to}-{os.getpid()}.pstats")
+        Path(dump).write_text(json.dumps({"e2e_us": e2e, "eval_us": evals, "cpu_us": cpu}),
+                              encoding="utf-8")
 
 
 @dataclass
@@ -196,7 +223,7 @@ class Daemon:
             rec = json.loads(line)
             if rec.get("event") == "summary":
                 summary = rec
-        raw: dict[str, list[float]] = {"e2e_us": [], "eval_us": []}
+        raw: dict[str, list[float]] = {"e2e_us": [], "eval_us": [], "cpu_us": []}
         if self.dump.is_file():
             raw = json.loads(self.dump.read_text(encoding="utf-8"))
         return summary, raw
@@ -213,7 +240,10 @@ def start_daemon(work: Path, bundle: Path, link_args: list[str], cpu: int | None
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
 
-    popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, preexec_fn=pin)
+    env = dict(os.environ)
+    if PROFILE_DIR is not None:  # --profile: the daemon runs under cProfile
+        env["RULEC_BENCH_PROFILE"] = str(PROFILE_DIR / f"daemon-{tag}")
+    popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, preexec_fn=pin, env=env)
     return Daemon(popen, log, dump)
 
 
@@ -312,6 +342,7 @@ def latency_run(work: Path, bundle: Path, n_rules: int, link: str, frames: int, 
         transport.close()
     e2e = raw.get("e2e_us", [])
     evals = raw.get("eval_us", [])
+    cpu_us = raw.get("cpu_us", [])[-frames:]  # one chunk per frame, stop and wait
     skip = len(e2e) - frames if len(e2e) > frames else 0  # the warm-up frames
     wire_us = wire_bytes * BITS_PER_BYTE / baud * 1e6 if baud else None
     return {
@@ -320,6 +351,7 @@ def latency_run(work: Path, bundle: Path, n_rules: int, link: str, frames: int, 
         "rtt_us": percentiles(sim.rtt_us),
         "daemon_e2e_us": percentiles(e2e[skip:]),
         "daemon_eval_us": percentiles(evals[skip:]),
+        "daemon_cpu_us": percentiles(cpu_us),
         "daemon_summary_e2e_us": (summary.get("latency_us") or {}).get("e2e"),
         "frames_ok": (summary.get("totals") or {}).get("frames_ok"),
     }
@@ -389,19 +421,22 @@ def report(meta: dict[str, Any], lat: list[dict[str, Any]], thr: list[dict[str, 
     out = [f"```\n{meta['line']}\n```", "",
            "Latency, one frame at a time (us; p50 / p99 / p99.9):", "",
            "| link | rules | n | round trip at sim | daemon e2e | Engine.step | "
-           "frame on the wire | rtt p50 / p99 as % of wire time |",
-           "|---|---|---|---|---|---|---|---|"]
+           "daemon CPU per frame | frame on the wire | as % of wire time: rtt p50 / "
+           "e2e p50 / e2e p99 |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in lat:
         wire_us = r["wire_us"]
         rtt = r["rtt_us"] or {}
-        share = (f"{rtt['p50'] / wire_us * 100:.1f} % / {rtt['p99'] / wire_us * 100:.1f} %"
-                 if wire_us and rtt else "-")
+        e2e = r["daemon_e2e_us"] or {}
+        share = (f"{rtt['p50'] / wire_us * 100:.1f} % / {e2e['p50'] / wire_us * 100:.1f} % / "
+                 f"{e2e['p99'] / wire_us * 100:.1f} %" if wire_us and rtt and e2e else "-")
         wire_text = (f"{r['frame_bytes']} B, {wire_us:,.0f} us" if wire_us
                      else f"{r['frame_bytes']} B")
         lost = f" ({r['lost']} lost)" if r["lost"] else ""
         out.append(f"| {r['link']} | {r['rules']:,} | {r['frames']:,}{lost} | "
                    f"{_pct(r['rtt_us'])} | {_pct(r['daemon_e2e_us'])} | "
-                   f"{_pct(r['daemon_eval_us'])} | {wire_text} | {share} |")
+                   f"{_pct(r['daemon_eval_us'])} | {_pct(r.get('daemon_cpu_us'))} | "
+                   f"{wire_text} | {share} |")
     out += ["", "Sustained throughput (daemon pinned to one CPU):", "",
             "| link | rules | workload | frames | frames/s (wall) | daemon CPU s | "
             "frames per CPU-second | evaluated |",
@@ -412,6 +447,46 @@ def report(meta: dict[str, Any], lat: list[dict[str, Any]], thr: list[dict[str, 
                    f"{r['frames_per_cpu_s'] or 0:,} | {r['evaluated']:,}"
                    + ("" if r["completed"] else " (sentinel not answered)") + " |")
     return "\n".join(out)
+
+
+def codec_table() -> str:
+    """Frames per CPU-second of the wire codec, compiled C (cffi) against pure Python.
+
+    Best of three over 3,000 TELEMETRY frames fed in 4 KiB chunks (``process_time``, so
+    other processes on a shared machine do not count against it).
+    """
+    def rate(fn: Callable[[], object], n: int) -> str:
+        best = min(_cpu(fn) for _ in range(3))
+        return f"~{n / best:,.0f} /s" if best > 0 else "-"
+
+    out = ["| values per frame | wire bytes | `feed`, C | `feed`, Python | "
+           "feed + `decode_telemetry`, C | same, Python |", "|---:|---:|---:|---:|---:|---:|"]
+    for nv in (4, 8, 32, 102):
+        values = {c: 1.5 * c + 0.25 for c in range(nv)}
+        frames = [wire.encode_raw_frame(1, i, 1000 + i, wire.encode_telemetry(values))
+                  for i in range(3000)]
+        blob = b"".join(frames)
+        chunks = [blob[i:i + 4096] for i in range(0, len(blob), 4096)]
+        cells: dict[tuple[bool, bool], str] = {}
+        for native in (True, False):
+            for payloads in (False, True):
+                def run(native: bool = native, payloads: bool = payloads,
+                        chunks: list[bytes] = chunks) -> None:
+                    dec = wire.FrameDecoder(native=native)
+                    for c in chunks:
+                        for f in dec.feed(c):
+                            if payloads:
+                                wire.decode_telemetry(f.payload)
+                cells[native, payloads] = rate(run, len(frames))
+        out.append(f"| {nv} | {len(frames[0])} | {cells[True, False]} | {cells[False, False]} | "
+                   f"{cells[True, True]} | {cells[False, True]} |")
+    return "\n".join(out)
+
+
+def _cpu(fn: Callable[[], object]) -> float:
+    started = time.process_time()
+    fn()
+    return time.process_time() - started
 
 
 def _load() -> str:
@@ -450,8 +525,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path,
                         default=Path(os.environ.get("TMPDIR", "/tmp")) / "rulec-bench-e2e")
     parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--profile", type=Path, metavar="DIR",
+                        help="run each daemon under cProfile, one .pstats file per run in DIR "
+                        "(read with python -m pstats); timings then include its overhead")
+    parser.add_argument("--codec", action="store_true",
+                        help="only the wire codec table (C through cffi against pure Python)")
     args = parser.parse_args(argv)
+    if args.codec:
+        if wire.native_codec.compiled_codec() is None:
+            raise SystemExit(f"bench: C codec not built: {wire.native_codec.native_error()}")
+        print(f"load average {_load()}")
+        print(codec_table())
+        return 0
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.profile is not None:
+        global PROFILE_DIR
+        args.profile.mkdir(parents=True, exist_ok=True)
+        PROFILE_DIR = args.profile.resolve()
     sizes = [int(s) for s in args.rules.split(",") if s]
     links = [s for s in args.links.split(",") if s]
     tlinks = [s for s in args.throughput_links.split(",") if s]

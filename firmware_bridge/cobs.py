@@ -10,14 +10,27 @@ Canonical form: a block is 255 (254 data bytes, no zero) exactly when 254 nonzer
 follow; after a 255 block that ends the input no empty ``0x01`` block is written.  The
 decoder refuses that one non-canonical spelling, so every byte string has exactly one
 valid encoding and ``encode(decode(x)) == x`` whenever ``decode`` succeeds.  The C side
-(``csrc/rulec_proto.c``) implements the same two functions.
+(``csrc/rulec_proto.c``) implements the same two functions: ``cobs_encode`` and
+``cobs_decode`` call it when the compiled codec is in use (``native_codec.NATIVE``);
+``cobs_encode_py`` / ``cobs_decode_py`` are the pure-Python reference, and also word
+every error (a refused input is decoded again by the reference for its message).
 """
 
 from __future__ import annotations
 
-__all__ = ["CobsError", "cobs_decode", "cobs_encode", "cobs_max_encoded", "decode_in_place"]
+__all__ = [
+    "CobsError",
+    "cobs_decode",
+    "cobs_decode_py",
+    "cobs_encode",
+    "cobs_encode_py",
+    "cobs_max_encoded",
+    "decode_in_place",
+]
 
 from rulec.runtime.errors import RulecError
+
+from . import native_codec
 
 # _CODE[k]: the code byte of a block with k data bytes
 _CODE = [bytes((k + 1,)) for k in range(255)]
@@ -33,7 +46,25 @@ def cobs_max_encoded(n: int) -> int:
 
 
 def cobs_encode(data: bytes | bytearray | memoryview) -> bytes:
-    """Encode ``data``; the result contains no zero byte and no delimiter.
+    """Encode ``data``; the result contains no zero byte and no delimiter."""
+    codec = native_codec.codec
+    if codec is not None:
+        return codec.cobs_encode(data)
+    return cobs_encode_py(data)
+
+
+def cobs_decode(data: bytes | bytearray | memoryview) -> bytes:
+    """Decode one COBS block sequence (no delimiter); raise ``CobsError`` if invalid."""
+    codec = native_codec.codec
+    if codec is not None:
+        out = codec.cobs_decode(data)
+        if out is not None:
+            return out
+    return cobs_decode_py(data)  # the reference, also for the message of a refusal
+
+
+def cobs_encode_py(data: bytes | bytearray | memoryview) -> bytes:
+    """Encode ``data`` in pure Python (the reference for ``cobs_encode``).
 
     When every run between zeros is shorter than 254 bytes (telemetry almost always),
     the encoding is the data behind one extra byte, with each zero (and that first
@@ -66,8 +97,8 @@ def cobs_encode(data: bytes | bytearray | memoryview) -> bytes:
     return b"".join(out)
 
 
-def cobs_decode(data: bytes | bytearray | memoryview) -> bytes:
-    """Decode one COBS block sequence (no delimiter); raise ``CobsError`` if invalid."""
+def cobs_decode_py(data: bytes | bytearray | memoryview) -> bytes:
+    """Decode in pure Python (the reference for ``cobs_decode``); ``CobsError`` if invalid."""
     return bytes(decode_in_place(bytearray(data)))
 
 

@@ -144,6 +144,7 @@ class SerialLink(Link):
         self.write_timeout = write_timeout
         self.write_timeouts = 0
         self._port: serial.SerialBase | None = None
+        self._fd: int | None = None  # the OS descriptor of a POSIX port: read directly
         self._timeout = 0.05
 
     @property
@@ -161,9 +162,12 @@ class SerialLink(Link):
             )
         except (serial.SerialException, OSError, ValueError) as exc:
             raise LinkError(f"cannot open {self.url}: {exc}") from exc
+        fd = getattr(self._port, "fd", None)
+        self._fd = fd if os.name == "posix" and type(fd) is int and fd >= 0 else None
         self._event("up")
 
     def close(self) -> None:
+        self._fd = None
         port, self._port = self._port, None
         if port is not None:
             try:
@@ -175,6 +179,8 @@ class SerialLink(Link):
         port = self._port
         if port is None:
             raise LinkError(f"{self.url} is not open")
+        if self._fd is not None:
+            return self._read_fd(self._fd, timeout)
         try:
             if timeout != self._timeout:
                 port.timeout = self._timeout = timeout
@@ -191,6 +197,25 @@ class SerialLink(Link):
         except (serial.SerialException, OSError) as exc:
             raise LinkError(f"{self.url}: {exc}") from exc
         return [Chunk(bytes(data))] if data else []
+
+    def _read_fd(self, fd: int, timeout: float) -> list[Chunk]:
+        """A POSIX port (device or pty): one select and one read take all that waits.
+
+        pyserial's ``read(1)`` + ``in_waiting`` + ``read(n)`` costs three system calls
+        and their Python around every chunk; errors are judged as pyserial judges them.
+        """
+        try:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return []
+            data = os.read(fd, self.max_read)
+        except (BlockingIOError, InterruptedError):
+            return []
+        except OSError as exc:  # EIO: the device (or the pty's other side) went away
+            raise LinkError(f"{self.url}: read failed: {exc}") from exc
+        if not data:  # ready but empty: a disconnected device, as pyserial says
+            raise LinkError(f"{self.url}: device reports readiness to read but returned no data")
+        return [Chunk(data)]
 
     def write(self, data: bytes, peer: str | None = None) -> bool:
         port = self._port

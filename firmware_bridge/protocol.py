@@ -8,7 +8,10 @@ oversized and resynchronising on the next 0x00.  The payload codecs below give e
 message type its layout.  The C side (``csrc/rulec_proto.c``) is kept byte-identical by
 ``tests/vectors/protocol_vectors.json``.
 
-Standard library only (plus the project's exception root).
+Framing (CRC-32C, COBS, the stream decoder) runs in that same C code when the compiled
+codec is in use (``native_codec.NATIVE``; ``RULEC_PUREPYTHON=1`` turns it off), and in
+the pure-Python reference here otherwise; the payload codecs are Python either way.
+Standard library only beyond that (plus the project's exception root).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from typing import TypeAlias
 
 from rulec.runtime.errors import RulecError
 
-from .cobs import CobsError, cobs_encode, cobs_max_encoded, decode_in_place
-from .crc import crc32c
+from . import native_codec
+from .cobs import CobsError, cobs_encode_py, cobs_max_encoded, decode_in_place
+from .crc import crc32c_py
 
 __all__ = [
     "CRC_SIZE",
@@ -139,7 +143,8 @@ def encode_raw_frame(
     version: int = PROTOCOL_VERSION,
 ) -> bytes:
     """Encode a frame without checking type or version (tools and tests: bad frames)."""
-    if not all(isinstance(v, int) for v in (msg_type, seq, timestamp_us, version)):
+    if not (isinstance(msg_type, int) and isinstance(seq, int)
+            and isinstance(timestamp_us, int) and isinstance(version, int)):
         raise ProtocolError("version, type, sequence and timestamp must be integers")
     if not 0 <= version <= 0xFF or not 0 <= msg_type <= 0xFF:
         raise ProtocolError(f"version {version} and type {msg_type} must fit in a byte")
@@ -150,7 +155,10 @@ def encode_raw_frame(
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"payload of {len(payload)} bytes exceeds MAX_PAYLOAD={MAX_PAYLOAD}")
     body = _HEADER.pack(version, msg_type, seq, timestamp_us, len(payload)) + bytes(payload)
-    return cobs_encode(body + _CRC.pack(crc32c(body))) + b"\x00"
+    codec = native_codec.codec
+    if codec is not None:
+        return codec.wrap(body)
+    return cobs_encode_py(body + _CRC.pack(crc32c_py(body))) + b"\x00"
 
 
 def encode_frame(frame: Frame) -> bytes:
@@ -211,6 +219,9 @@ class DecoderStats:
         return out
 
 
+_STAT_FIELDS = tuple(f.name for f in fields(DecoderStats))  # the C counters' order too
+
+
 class FrameDecoder:
     """Bounded, resynchronising stream decoder: bytes in, valid frames out.
 
@@ -218,11 +229,15 @@ class FrameDecoder:
     ``MIN_FRAME..MAX_FRAME``).  At most ``cobs_max_encoded(max_frame)`` bytes are held
     between calls; a longer run is counted ``oversize`` once and everything up to the
     next delimiter is discarded.  ``feed`` never raises on any input.
+
+    ``native``: None (default) decodes in C when the compiled codec is in use, True
+    insists on C (``ProtocolError`` if it is not built), False runs the pure-Python
+    reference.  Both give the same frames and the same counters for any input.
     """
 
-    __slots__ = ("max_frame", "_max_encoded", "_pending", "_skipping", "stats")
+    __slots__ = ("max_frame", "_max_encoded", "_pending", "_skipping", "stats", "_c", "_c_seen")
 
-    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, max_frame: int = MAX_FRAME, *, native: bool | None = None) -> None:
         if not MIN_FRAME <= max_frame <= MAX_FRAME:
             raise ProtocolError(f"max_frame {max_frame} outside {MIN_FRAME}..{MAX_FRAME}")
         self.max_frame = max_frame
@@ -230,20 +245,62 @@ class FrameDecoder:
         self._pending = bytearray()
         self._skipping = False
         self.stats = DecoderStats()
+        codec = native_codec.codec if native is None else None
+        if native:
+            codec = native_codec.compiled_codec()
+            if codec is None:
+                raise ProtocolError(f"C codec not built: {native_codec.native_error()}")
+        self._c = None if codec is None else native_codec.NativeDecoder(codec, max_frame)
+        self._c_seen = (0,) * len(_STAT_FIELDS)
+
+    @property
+    def native(self) -> bool:
+        """True when this decoder runs the C codec."""
+        return self._c is not None
 
     @property
     def pending(self) -> int:
         """Bytes of an unfinished frame held since the last delimiter."""
-        return len(self._pending)
+        return len(self._pending) if self._c is None else self._c.pending
 
     def reset(self) -> None:
         """Forget any unfinished frame (e.g. after a reconnect); its bytes count as discarded."""
+        if self._c is not None:
+            self._c.reset()
+            self._c_counts()
+            return
         self.stats.bytes_discarded += len(self._pending)
         self._pending = bytearray()
         self._skipping = False
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[Frame]:
         """Consume ``data``; return the frames it completes, in order."""
+        c = self._c
+        if c is not None:
+            raw = c.feed(data)
+            self._c_counts()
+            types = _MSG_TYPES
+            return [Frame(types[t], seq, ts, payload) for t, seq, ts, payload in raw]
+        return self._feed_py(data)
+
+    def _c_counts(self) -> None:
+        """Add what the C counters moved by since the last look (they wrap at 2**32)."""
+        assert self._c is not None
+        now = self._c.stats()
+        seen = self._c_seen
+        if now != seen:
+            stats = self.stats
+            if now[1:] == seen[1:]:  # the usual case: frames only
+                stats.frames += (now[0] - seen[0]) & 0xFFFF_FFFF
+                self._c_seen = now
+                return
+            for name, a, b in zip(_STAT_FIELDS, now, seen, strict=True):
+                if a != b:
+                    setattr(stats, name, getattr(stats, name) + ((a - b) & 0xFFFF_FFFF))
+            self._c_seen = now
+
+    def _feed_py(self, data: bytes | bytearray | memoryview) -> list[Frame]:
+        """The reference decoder: ``bytes.find`` for delimiters, ``_decode_run`` per run."""
         stats = self.stats
         buf: bytes | bytearray = bytes(data)
         if self._skipping:
@@ -300,7 +357,7 @@ class FrameDecoder:
             stats.oversize += 1
         elif n < MIN_FRAME:
             stats.length_errors += 1
-        elif crc32c(raw[: n - CRC_SIZE]) != _CRC.unpack_from(raw, n - CRC_SIZE)[0]:
+        elif crc32c_py(raw[: n - CRC_SIZE]) != _CRC.unpack_from(raw, n - CRC_SIZE)[0]:
             stats.crc_errors += 1
         else:
             version, mtype, seq, ts, plen = _HEADER.unpack_from(raw)

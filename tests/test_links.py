@@ -90,6 +90,32 @@ def test_pty_bytes_both_ways_through_pyserial(pty_pair: tuple[int, str]) -> None
         link.close()
 
 
+def test_pty_read_takes_what_waits_in_one_bounded_chunk(pty_pair: tuple[int, str]) -> None:
+    """A POSIX port is read straight from its descriptor: all that waits, up to max_read."""
+    master, path = pty_pair
+    link = SerialLink(path, max_read=100)
+    link.open()
+    try:
+        os.write(master, bytes(range(1, 251)))
+        port = link._port
+        assert port is not None
+        deadline = time.monotonic() + 5
+        while port.in_waiting < 250 and time.monotonic() < deadline:
+            time.sleep(0.005)  # the pty moves the bytes to the reader's side asynchronously
+        sizes = []
+        got = bytearray()
+        deadline = time.monotonic() + 2
+        while len(got) < 250 and time.monotonic() < deadline:
+            for chunk in link.read(0.05):
+                sizes.append(len(chunk.data))
+                got += chunk.data
+        assert bytes(got) == bytes(range(1, 251))
+        assert sizes == [100, 100, 50]
+        assert link.read(0.01) == []
+    finally:
+        link.close()
+
+
 def test_pty_hangup_is_link_down_and_reopen_backs_off(pty_pair: tuple[int, str]) -> None:
     master, path = pty_pair
     clock = [100.0]

@@ -1,5 +1,5 @@
-"""The wheel holds only the `rulec.*` namespace, with the compiled kernel, and works
-installed on its own (no source tree, no editable finder)."""
+"""The wheel holds only the `rulec.*` namespace, with the compiled kernel and wire
+codec, and works installed on its own (no source tree, no editable finder)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ def test_wheel_holds_only_the_namespace_and_the_kernel(wheel: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert tops == {"rulec", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
     assert any(n.startswith("rulec/runtime/_kernel") and n.endswith(".so") for n in names)
+    assert any(n.startswith("rulec/firmware_bridge/_proto") and n.endswith(".so") for n in names)
     for package in ("compiler", "runtime", "firmware_bridge"):
         assert f"rulec/{package}/__init__.py" in names
     assert "rulec/__init__.py" not in names  # a namespace: rulec.* only
@@ -49,10 +50,11 @@ def test_installed_wheel_runs_without_the_source_tree(wheel: Path, tmp_path: Pat
         [str(target), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])}
     env.pop("RULEC_PUREPYTHON", None)
     code = ("import rulec.runtime, rulec.compiler.cli as c; "
-            "print(rulec.runtime.NATIVE, c.__file__)")
+            "from rulec.firmware_bridge import native_codec as n; "
+            "print(rulec.runtime.NATIVE, n.NATIVE, c.__file__)")
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
                           cwd=tmp_path, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    native, where = proc.stdout.split()
-    assert native == "True"
+    native, codec, where = proc.stdout.split()
+    assert native == codec == "True"
     assert where.startswith(str(target))
