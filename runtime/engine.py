@@ -30,6 +30,7 @@ never satisfies a condition, and a raised rule whose data turns invalid clears a
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -213,6 +214,14 @@ class Engine:
         self._lo = np.array([p.range_lo for p in params], dtype=np.float64)
         self._hi = np.array([p.range_hi for p in params], dtype=np.float64)
         span = np.where(np.isfinite(self._hi - self._lo), self._hi - self._lo, 1.0)
+        # The per-sample validity test runs on plain floats: for a handful of parameters a
+        # Python loop beats both numpy scalar indexing and numpy vector calls.  Infinite
+        # range ends are clamped to the largest double so that +-inf still fails them.
+        big = sys.float_info.max
+        self._valid_lo = [max(float(v), -big) for v in self._lo.tolist()]
+        self._valid_hi = [min(float(v), big) for v in self._hi.tolist()]
+        self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
+                         for p in params]
         b = bundle.boxes
         self._index = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, span,
                                backend=backend)
@@ -241,7 +250,7 @@ class Engine:
         # stream state
         self._t: float | None = None
         self._last_value = np.full(self.n_params, np.nan)
-        self._last_time = np.full(self.n_params, -np.inf)
+        self._last_time: list[float] = [-math.inf] * self.n_params  # -inf: never seen
         self._raised: dict[int, float] = {}
         self._since: dict[int, float] = {}
         self._false_since: dict[int, float] = {}
@@ -482,20 +491,14 @@ class Engine:
         x = self._last_value.copy()
         faults_now: dict[str, str] = {}
         faulted: set[int] = set()
-        for i, spec in enumerate(self.bundle.parameters):
-            if not math.isfinite(self._last_time[i]):
-                continue
-            reason = self._invalid(i, float(x[i]))
-            if (
-                not reason
-                and spec.max_age_s is not None
-                and t - self._last_time[i] > spec.max_age_s
-            ):
-                reason = "stale"
-            if reason:
-                faults_now[spec.name] = reason
-                faulted.add(i)
-                x[i] = np.nan
+        for i, (v, seen, lo, hi, age) in enumerate(zip(
+                x.tolist(), self._last_time, self._valid_lo, self._valid_hi, self._max_age,
+                strict=True)):
+            if seen == -math.inf or (lo <= v <= hi and t - seen <= age):
+                continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
+            faults_now[self.bundle.parameters[i].name] = self._invalid(i, v) or "stale"
+            faulted.add(i)
+            x[i] = np.nan
         events.extend(self._fault_events(t, faults_now))
         strict = self._stream_fired(x)
         hold = self._rules_of(self._hold_index.match(x)) if self._hold_index else strict
@@ -582,7 +585,7 @@ class Engine:
     def reset(self) -> None:
         self._t = None
         self._last_value[:] = np.nan
-        self._last_time[:] = -np.inf
+        self._last_time[:] = [-math.inf] * self.n_params
         self._raised.clear()
         self._since.clear()
         self._false_since.clear()
