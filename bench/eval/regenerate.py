@@ -3,9 +3,11 @@
     python bench/eval/regenerate.py [--dev ../shared/corpus/dev] [--dense auto|minilm|tfidf]
 
 Runs the evaluation in-process on `examples/manuals` (our labelled eval_queries.jsonl) and
-on the development corpus, writes each report with its charts under bench/eval/results/,
-and rewrites the part of README.md between the two RESULTS markers.  Paths are given
-relative to the repository root so the reports read the same on every machine.
+on the development corpus (skipped, and said so, when it is absent), writes each report
+with its charts under bench/eval/results/, draws the paper's figure with `rulec plot`
+into bench/eval/results/plots/, and rewrites the part of README.md between the two
+RESULTS markers.  Paths are given relative to the repository root so the reports read the
+same on every machine.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ import os
 import platform
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from rulec.compiler.eval_command import (
-    category_table,
+    category_tables,
     render_tables,
     summary_table,
     system_notes,
@@ -39,6 +42,8 @@ def main() -> int:
     ap.add_argument("--dense", choices=("auto", "minilm", "tfidf"), default="auto")
     ap.add_argument("--k", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--agb-rl-seeds", type=int, default=30,
+                    help="seeds of the AGB-RL experiment (agb_rl_experiment.py); 0 skips it")
     args = ap.parse_args()
     os.chdir(REPO)
     sections = []
@@ -46,6 +51,8 @@ def main() -> int:
             ("Our labelled examples", Path("examples/manuals"), "examples"),
             ("Development corpus", Path(args.dev), "dev")):
         if not corpus.is_dir():
+            print(f"regenerate: {corpus} is not here: skipped (--dev PATH names another "
+                  "place)", file=sys.stderr)
             sections.append(f"### {title}\n\n`{corpus}` is not here: not run.\n")
             continue
         print(f"regenerate: {corpus}", file=sys.stderr)
@@ -55,6 +62,7 @@ def main() -> int:
         write_report(run, out, results=False)
         print(render_tables(run))
         sections.append(section(title, run, out))
+    sections.append(figures(HERE / "results" / "plots"))
     readme = HERE / "README.md"
     text = readme.read_text(encoding="utf-8")
     body = "\n".join([BEGIN, "", environment(args.dense), "", *sections, END])
@@ -63,6 +71,10 @@ def main() -> int:
         raise SystemExit(f"{readme}: the RESULTS markers are missing")
     readme.write_text(pattern.sub(lambda _m: body, text), encoding="utf-8")
     print(f"regenerate: wrote {readme} and {HERE / 'results'}", file=sys.stderr)
+    if args.agb_rl_seeds:
+        from agb_rl_experiment import main as agb_rl  # beside this script
+
+        agb_rl(["--seeds", str(args.agb_rl_seeds)])  # writes results/agb_rl.{md,json,png}
     return 0
 
 
@@ -87,13 +99,46 @@ def section(title: str, run: EvalRun, out: Path) -> str:
              f"domains; full report: [{rel}/report.md]({rel}/report.md)."
              + (" Categories marked `*` were inferred from the compiled thresholds (the "
                 "corpus does not tag them)." if inferred else ""), "",
-             summary_table(run), "", "Exact match by category:", "",
-             category_table(run, lambda m: m.exact_match), ""]
+             summary_table(run), "", category_tables(run, "####")]
     notes = system_notes(run)
     if notes:
         lines += ["Notes:", "", *notes, ""]
     if charts:
         lines += [" ".join(charts), ""]
+    return "\n".join(lines)
+
+
+# The paper's figure: examples/manuals/rocket_engine, chamber temperature against pressure.
+FIGURES = (
+    ("rocket_fired.png", "chamber_temperature=820 chamber_pressure=45",
+     "820 °C at 45 psi: inside the `> 600 °C` band and the `> 800 °C and < 50 psi` box; "
+     "both rules fire."),
+    ("rocket_boundary.png", "chamber_temperature=600 chamber_pressure=45",
+     "600 °C at 45 psi: exactly on the strict `> 600 °C` edge (dashed), so no rule "
+     "fires; the labelled query ev-re-01 tests the same boundary."),
+)
+
+
+def figures(out: Path) -> str:
+    """Compile rocket_engine and draw FIGURES with `rulec plot`; the README section."""
+    from rulec.compiler.cli import main as rulec
+
+    out.mkdir(parents=True, exist_ok=True)
+    rel = out.relative_to(HERE).as_posix()
+    lines = ["### The paper's figure: `rulec plot`", ""]
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle = str(Path(tmp) / "rocket_engine.bundle")
+        if rulec(["compile", "examples/manuals/rocket_engine", "-o", bundle, "-q"]) != 0:
+            raise SystemExit("regenerate: examples/manuals/rocket_engine did not compile")
+        for name, point, caption in FIGURES:
+            argv = ["plot", bundle, "--x", "chamber_temperature", "--y", "chamber_pressure",
+                    "--point", *point.split(), "-o", str(out / name), "--size", "1000x680"]
+            if rulec(argv) != 0:
+                lines += [f"`rulec plot` failed for {name} (see the log): not drawn.", ""]
+                continue
+            lines += [f"`rulec plot rocket_engine.bundle --x chamber_temperature --y "
+                      f"chamber_pressure --point {point} -o {name}`: {caption}", "",
+                      f"![{name}]({rel}/{name})", ""]
     return "\n".join(lines)
 
 
