@@ -10,6 +10,7 @@ the module into the current directory for a quick look.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from cffi import FFI
@@ -162,8 +163,11 @@ ffi.set_source(
     sources=[_rel(_HERE / "kernel.c"), _rel(_HERE / "logic.c")],
     include_dirs=[_rel(_HERE)],
     depends=[_rel(_HERE / "kernel.h"), _rel(_HERE / "logic.h")],
-    # No -ffast-math: NaN must keep failing every comparison.
-    extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else ["/O2"],
+    # No -ffast-math: NaN must keep failing every comparison.  RULEC_CFLAGS/RULEC_LDFLAGS
+    # add flags last (so they win), for the sanitizer and coverage builds of csrc/.
+    extra_compile_args=(["-O2", "-std=c99"] if os.name != "nt" else ["/O2"])
+    + shlex.split(os.environ.get("RULEC_CFLAGS", "")),
+    extra_link_args=shlex.split(os.environ.get("RULEC_LDFLAGS", "")),
 )
 
 if __name__ == "__main__":

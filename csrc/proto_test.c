@@ -410,12 +410,192 @@ static void test_payloads(void)
     CHECK(rulec_utf8_valid((const uint8_t *)"\xf0\x9f\x9a\x80", 4));  /* U+1F680 */
 }
 
+/* Every argument check and refusal, operand by operand, so that `make coverage` reaches
+ * each branch of rulec_proto.c (the round trips above only take the good paths). */
+static void test_edges(void)
+{
+    static uint8_t big[RULEC_MAX_PAYLOAD + 128], out[RULEC_MAX_WIRE_FRAME];
+    static const uint8_t split[] = {2, 0x11, 2, 0x22}; /* 11 00 22 */
+    static const uint8_t zero_code[] = {0};
+    const size_t huge = (size_t)0x7FFF0001u;
+    rulec_value v[2] = {{4, 1.0}, {4, 2.0}}, got[RULEC_MAX_CHANNELS + 1];
+    rulec_advisory adv;
+    rulec_heartbeat hb = {1, 2, 3, 4};
+    rulec_bundle_info bi;
+    rulec_sensor_fault sf = {1, RULEC_FAULT_NAN};
+    rulec_frame f;
+    rulec_decoder d;
+    size_t count = 0, used = 99;
+
+    /* COBS */
+    CHECK(rulec_cobs_encode(NULL, 0, out, sizeof out) == 1 && out[0] == 1);
+    CHECK(rulec_cobs_encode(big, 4, NULL, 10) == RULEC_E_ARG);
+    CHECK(rulec_cobs_encode(big, huge, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_cobs_decode(NULL, 3, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_cobs_decode(split, huge, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_cobs_decode(zero_code, 1, out, sizeof out) == RULEC_E_COBS);
+    CHECK(rulec_cobs_decode(split, 4, out, 1) == RULEC_E_SPACE); /* no room for the 00 */
+    CHECK(rulec_cobs_decode(split, 4, out, 3) == 3 && out[1] == 0 && out[2] == 0x22);
+
+    /* frames */
+    CHECK(rulec_frame_encode(1, 0, 0, big, 2, NULL, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_frame_encode(RULEC_MSG_HEARTBEAT, 0, 0, NULL, 0, out, sizeof out) > 0);
+    CHECK(rulec_frame_encode(RULEC_MSG_HEARTBEAT, 0, 0, big, 32, out, 10) == RULEC_E_SPACE);
+    CHECK(rulec_frame_decode(NULL, 5, RULEC_MAX_FRAME, &f) == RULEC_E_ARG);
+    CHECK(rulec_frame_decode(out, 5, RULEC_MAX_FRAME, NULL) == RULEC_E_ARG);
+    CHECK(rulec_frame_decode(out, 5, RULEC_MIN_FRAME - 1, &f) == RULEC_E_ARG);
+    CHECK(rulec_frame_decode(out, 5, RULEC_MAX_FRAME + 1, &f) == RULEC_E_ARG);
+    CHECK(rulec_frame_decode(out, huge, RULEC_MAX_FRAME, &f) == RULEC_E_ARG);
+
+    /* streaming decoder */
+    rulec_decoder_reset(NULL); /* must not crash */
+    CHECK(rulec_decoder_init(&d, 0) == RULEC_OK);
+    CHECK(rulec_decoder_push(NULL, 1, &f) == RULEC_E_ARG);
+    CHECK(rulec_decoder_push(&d, 1, NULL) == RULEC_E_ARG);
+    CHECK(rulec_decoder_feed(NULL, big, 1, &used, &f) == RULEC_E_ARG);
+    CHECK(rulec_decoder_feed(&d, big, 1, &used, NULL) == RULEC_E_ARG);
+    CHECK(rulec_decoder_feed(&d, big, 1, NULL, &f) == RULEC_E_ARG);
+    CHECK(rulec_decoder_feed(&d, NULL, 1, &used, &f) == RULEC_E_ARG);
+    CHECK(rulec_decoder_feed(&d, NULL, 0, &used, &f) == 0 && used == 0);
+
+    /* UTF-8 */
+    CHECK(rulec_utf8_valid(NULL, 0) && !rulec_utf8_valid(NULL, 1));
+    CHECK(rulec_utf8_valid((const uint8_t *)"\xe0\xa0\x80", 3));     /* U+0800 */
+    CHECK(!rulec_utf8_valid((const uint8_t *)"\xe0\x9f\xbf", 3));    /* overlong */
+    CHECK(rulec_utf8_valid((const uint8_t *)"\xf1\x80\x80\x80", 4)); /* U+40000 */
+    CHECK(rulec_utf8_valid((const uint8_t *)"\xf4\x8f\xbf\xbf", 4)); /* U+10FFFF */
+    CHECK(!rulec_utf8_valid((const uint8_t *)"\xf5\x80\x80\x80", 4));
+    CHECK(!rulec_utf8_valid((const uint8_t *)"\xe2\x82\x41", 3)); /* third byte < 0x80 */
+    CHECK(!rulec_utf8_valid((const uint8_t *)"\xe2\x82\xc0", 3)); /* third byte > 0xBF */
+
+    /* TELEMETRY */
+    CHECK(rulec_telemetry_encode(v, 1, NULL, 64) == RULEC_E_ARG);
+    CHECK(rulec_telemetry_encode(NULL, 1, out, 64) == RULEC_E_ARG);
+    CHECK(rulec_telemetry_encode(NULL, 0, out, 64) == 2);
+    CHECK(rulec_telemetry_decode(out, 2, NULL, 0, &count) == RULEC_OK && count == 0);
+    CHECK(rulec_telemetry_decode(NULL, 2, got, 4, &count) == RULEC_E_ARG);
+    CHECK(rulec_telemetry_decode(NULL, 0, got, 4, &count) == RULEC_E_PAYLOAD);
+    CHECK(rulec_telemetry_decode(out, 2, got, 4, NULL) == RULEC_E_ARG);
+    CHECK(rulec_telemetry_decode(out, 2, NULL, 4, &count) == RULEC_E_ARG);
+    memset(big, 0, sizeof big);
+    CHECK(rulec_telemetry_decode(big, RULEC_MAX_PAYLOAD + 1, got, 4, &count) ==
+          RULEC_E_PAYLOAD);
+    big[0] = 2; /* two values, both on channel 4: not ascending */
+    big[2] = 4;
+    big[12] = 4;
+    CHECK(rulec_telemetry_decode(big, 22, got, 4, &count) == RULEC_E_PAYLOAD);
+
+    /* ADVISORY encode */
+    adv.event = RULEC_EVENT_CLEAR;
+    adv.severity = RULEC_SEVERITY_ADVISORY;
+    adv.rule_id = "R";
+    adv.rule_id_len = 1;
+    adv.values = NULL;
+    adv.count = 0;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == 7);
+    CHECK(rulec_advisory_encode(NULL, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_advisory_encode(&adv, NULL, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_advisory_encode(&adv, out, 6) == RULEC_E_SPACE);
+    adv.count = 1;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG); /* values NULL */
+    adv.values = v;
+    adv.count = 2;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG); /* not ascending */
+    adv.count = RULEC_MAX_CHANNELS + 1;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG);
+    adv.count = 1;
+    adv.rule_id = NULL;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG);
+    adv.rule_id = "R";
+    adv.event = 0;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG);
+    adv.event = RULEC_EVENT_RAISE;
+    adv.severity = 0;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG);
+    adv.severity = RULEC_SEVERITY_ADVISORY + 1;
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_ARG);
+    adv.severity = RULEC_SEVERITY_WARNING;
+    memset(big, 'a', sizeof big);
+    adv.rule_id = (const char *)big;
+    adv.rule_id_len = RULEC_MAX_PAYLOAD + 1; /* the id alone is too long */
+    CHECK(rulec_advisory_encode(&adv, out, sizeof out) == RULEC_E_OVERSIZE);
+
+    /* ADVISORY decode */
+    memset(big, 0, sizeof big);
+    CHECK(rulec_advisory_decode(NULL, 4, &adv, got, 4) == RULEC_E_ARG);
+    CHECK(rulec_advisory_decode(NULL, 0, &adv, got, 4) == RULEC_E_PAYLOAD);
+    CHECK(rulec_advisory_decode(big, 4, NULL, got, 4) == RULEC_E_ARG);
+    CHECK(rulec_advisory_decode(big, 4, &adv, NULL, 4) == RULEC_E_ARG);
+    CHECK(rulec_advisory_decode(big, RULEC_MAX_PAYLOAD + 1, &adv, got, 4) == RULEC_E_PAYLOAD);
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD); /* event 0 */
+    big[0] = RULEC_EVENT_CLEAR + 1;
+    big[1] = RULEC_SEVERITY_WARNING;
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD);
+    big[0] = RULEC_EVENT_RAISE;
+    big[1] = 0;
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD);
+    big[1] = RULEC_SEVERITY_ADVISORY + 1;
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD);
+    big[1] = RULEC_SEVERITY_ADVISORY;
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD); /* id_len 0 */
+    big[2] = 5; /* id longer than the payload */
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD);
+    big[2] = 1;
+    big[4] = 0xFF; /* not UTF-8 */
+    CHECK(rulec_advisory_decode(big, 7, &adv, got, 4) == RULEC_E_PAYLOAD);
+    big[4] = 'R';
+    CHECK(rulec_advisory_decode(big, 7, &adv, NULL, 0) == RULEC_OK && adv.count == 0);
+    CHECK(rulec_advisory_decode(big, 6, &adv, got, 4) == RULEC_E_PAYLOAD); /* no count */
+
+    /* HEARTBEAT */
+    CHECK(rulec_heartbeat_encode(NULL, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_heartbeat_encode(&hb, NULL, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_heartbeat_encode(&hb, out, 31) == RULEC_E_SPACE);
+    CHECK(rulec_heartbeat_decode(NULL, 32, &hb) == RULEC_E_ARG);
+    CHECK(rulec_heartbeat_decode(NULL, 0, &hb) == RULEC_E_PAYLOAD);
+    CHECK(rulec_heartbeat_decode(out, 32, NULL) == RULEC_E_ARG);
+
+    /* BUNDLE_INFO */
+    memset(&bi, 0, sizeof bi);
+    bi.bundle_id = "b";
+    bi.bundle_id_len = 1;
+    CHECK(rulec_bundle_info_encode(NULL, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_bundle_info_encode(&bi, NULL, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_bundle_info_encode(&bi, out, 36) == RULEC_E_SPACE);
+    bi.bundle_id = NULL;
+    CHECK(rulec_bundle_info_encode(&bi, out, sizeof out) == RULEC_E_ARG);
+    bi.bundle_id = "\xff";
+    CHECK(rulec_bundle_info_encode(&bi, out, sizeof out) == RULEC_E_ARG);
+    memset(big, 0, sizeof big);
+    CHECK(rulec_bundle_info_decode(NULL, 40, &bi) == RULEC_E_ARG);
+    CHECK(rulec_bundle_info_decode(NULL, 0, &bi) == RULEC_E_PAYLOAD);
+    CHECK(rulec_bundle_info_decode(big, 40, NULL) == RULEC_E_ARG);
+    CHECK(rulec_bundle_info_decode(big, RULEC_MAX_PAYLOAD + 1, &bi) == RULEC_E_PAYLOAD);
+    CHECK(rulec_bundle_info_decode(big, 36, &bi) == RULEC_E_PAYLOAD); /* id_len 0 */
+    big[34] = 1;
+    big[36] = 0xFF;
+    CHECK(rulec_bundle_info_decode(big, 37, &bi) == RULEC_E_PAYLOAD); /* not UTF-8 */
+
+    /* SENSOR_FAULT */
+    CHECK(rulec_sensor_fault_encode(NULL, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_sensor_fault_encode(&sf, NULL, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_sensor_fault_encode(&sf, out, 2) == RULEC_E_SPACE);
+    sf.reason = RULEC_FAULT_MISSING + 1;
+    CHECK(rulec_sensor_fault_encode(&sf, out, sizeof out) == RULEC_E_ARG);
+    CHECK(rulec_sensor_fault_decode(NULL, 3, &sf) == RULEC_E_ARG);
+    CHECK(rulec_sensor_fault_decode(NULL, 0, &sf) == RULEC_E_PAYLOAD);
+    CHECK(rulec_sensor_fault_decode(out, 3, NULL) == RULEC_E_ARG);
+    out[2] = 0;
+    CHECK(rulec_sensor_fault_decode(out, 3, &sf) == RULEC_E_PAYLOAD);
+}
+
 static int selftest(void)
 {
     test_crc();
     test_cobs();
     test_frames();
     test_payloads();
+    test_edges();
     if (failures == 0)
         printf("selftest ok %d\n", checks);
     return failures == 0 ? 0 : 1;

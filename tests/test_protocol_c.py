@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import shutil
 import struct
 import subprocess
@@ -52,7 +53,11 @@ from rulec.firmware_bridge.protocol import (
 )
 
 CSRC = Path(__file__).resolve().parents[1] / "csrc"
-CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2"]
+# RULEC_CFLAGS / RULEC_LDFLAGS come last, as in the cffi builds: `make test-sanitize` and
+# `make coverage` build proto_test with sanitizers or gcov through them.
+CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O2",
+          *shlex.split(os.environ.get("RULEC_CFLAGS", ""))]
+LDFLAGS = shlex.split(os.environ.get("RULEC_LDFLAGS", ""))
 _EVENTS = {v: k for k, v in EVENT_CODES.items()}
 _SEVERITIES = {v: k for k, v in SEVERITY_CODES.items()}
 
@@ -78,6 +83,7 @@ def proto_test(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         str(CSRC / "rulec_proto.c"),
         "-o",
         str(exe),
+        *LDFLAGS,
     ]
     built = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, f"{' '.join(cmd)}\n{built.stdout}{built.stderr}"
