@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--kb", type=Path, metavar="PATH",
                    help="where to write the provenance knowledge base (SQLite; default "
                    "BUNDLE.kb.sqlite beside the bundle)")
+    p.add_argument("--sign", type=Path, metavar="KEY",
+                   help="sign the bundle with this Ed25519 private key (from rulec keygen; "
+                   "needs the [sign] extra)")
     add_llm_arguments(p)
     p.set_defaults(run=_compile)
 
@@ -127,6 +130,15 @@ def _parser() -> argparse.ArgumentParser:
     from rulec.compiler.steps_command import register as register_steps_command
 
     register_steps_command(sub)
+    from rulec.compiler.refine_command import register as register_refine_command
+
+    register_refine_command(sub)
+    from rulec.compiler.keys import register as register_keygen
+
+    register_keygen(sub)
+    from rulec.compiler.plot_command import register as register_plot_command
+
+    register_plot_command(sub)
     return parser
 
 
@@ -135,11 +147,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _compile(args: argparse.Namespace) -> int:
     from rulec.compiler.kb_checks import check_knowledge_base
+    from rulec.compiler.keys import load_signing_key, sign_packed_payload
     from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
     from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+    from rulec.runtime.bundle_format import frame_payload, pack_payload, write_bundle_file
 
+    key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
     kb_dir = (args.kb or default_kb_path(args.output)).parent
     llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
@@ -155,9 +169,12 @@ def _compile(args: argparse.Namespace) -> int:
         return EXIT_STRICT
     kb_path = args.kb or default_kb_path(args.output)
     write_knowledge_base(kb_path, result)  # first: the bundle changes only if both succeed
-    write_bundle_file(args.output, encode_bundle(payload))
+    packed = pack_payload(payload)
+    data = sign_packed_payload(packed, key) if key else frame_payload(packed)
+    write_bundle_file(args.output, data)
     if not args.quiet:
-        print(f"wrote {args.output} ({payload['meta']['bundle_id']}) and {kb_path}",
+        signed = f", signed by key {key.fingerprint}" if key else ""
+        print(f"wrote {args.output} ({payload['meta']['bundle_id']}{signed}) and {kb_path}",
               file=sys.stderr)
     return 0
 
@@ -278,6 +295,7 @@ def _inspect(args: argparse.Namespace) -> int:
     info = {
         "digest": bundle.digest,
         "format": bundle.format_version,
+        "signature": bundle.signature.to_json(),  # not verified here: no trusted key
         "meta": bundle.meta,
         "parameters": [p.name for p in bundle.parameters],
         "rules": len(bundle.rules),

@@ -20,8 +20,9 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from rulec.runtime.bundle_format import decode_bundle, read_header
+from rulec.runtime.bundle_format import check_container, unpack_payload
 from rulec.runtime.errors import BundleError
+from rulec.runtime.signing import SignatureStatus, TrustedKey, check_signature
 
 __all__ = [
     "RULE_KINDS",
@@ -211,26 +212,37 @@ class Bundle:
     param_index: dict[str, int]
     rule_index: dict[str, int]
     alias_index: dict[str, int]
+    signature: SignatureStatus = SignatureStatus()  # signed? by which key id? verified?
 
 
 # --------------------------------------------------------------------------- loading
 
 
-def load_bundle(path_or_bytes: str | os.PathLike[str] | bytes | bytearray | memoryview) -> Bundle:
-    """Load a bundle from a path or from its bytes; any defect raises ``BundleError``."""
+def load_bundle(
+    path_or_bytes: str | os.PathLike[str] | bytes | bytearray | memoryview,
+    trust: TrustedKey | None = None,
+) -> Bundle:
+    """Load a bundle from a path or from its bytes; any defect raises ``BundleError``.
+
+    With ``trust``, only a bundle signed by that key loads (``SignatureError``
+    subclasses otherwise), checked before the payload is unpacked.  Without it the
+    bundle's ``signature`` status says what was not checked.
+    """
     if isinstance(path_or_bytes, bytes | bytearray | memoryview):
-        data = bytes(path_or_bytes)
-    else:
-        data = _read_file(path_or_bytes)
-        try:
-            payload = decode_bundle(data)
-            header = read_header(data)
-            return _build(payload, header.digest, header.format_version)
-        except BundleError as exc:
-            raise BundleError(f"{os.fspath(path_or_bytes)}: {exc}") from None
-    payload = decode_bundle(data)
-    header = read_header(data)
-    return _build(payload, header.digest, header.format_version)
+        return _load(bytes(path_or_bytes), trust)
+    data = _read_file(path_or_bytes)
+    try:
+        return _load(data, trust)
+    except BundleError as exc:  # same class (digest, signature...), message names the file
+        raise type(exc)(f"{os.fspath(path_or_bytes)}: {exc}") from None
+
+
+def _load(data: bytes, trust: TrustedKey | None) -> Bundle:
+    container = check_container(data)
+    status = check_signature(container, trust)
+    payload = unpack_payload(container.payload)
+    header = container.header
+    return _build(payload, header.digest, header.format_version, status)
 
 
 def _read_file(path: str | os.PathLike[str]) -> bytes:
@@ -667,7 +679,9 @@ def _procedures(value: Any) -> tuple[dict[str, Any], ...]:
     return tuple(out)
 
 
-def _build(payload: dict[str, Any], digest: str, version: int) -> Bundle:
+def _build(
+    payload: dict[str, Any], digest: str, version: int, signature: SignatureStatus
+) -> Bundle:
     """Validate every section, then assemble; nothing partial escapes on failure."""
     _map(payload, "payload", _SECTIONS)
     meta = _meta(payload["meta"], version)
@@ -692,4 +706,5 @@ def _build(payload: dict[str, Any], digest: str, version: int) -> Bundle:
         param_index=param_index,
         rule_index=rule_index,
         alias_index=alias_index,
+        signature=signature,
     )

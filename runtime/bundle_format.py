@@ -4,8 +4,10 @@ Shared by the ground-side writer (the compiler imports this module) and the onbo
 reader (``rulec.runtime.bundle``).  It knows nothing of the payload schema: it only
 guarantees that the bytes handed to the schema validator are exactly the bytes the
 compiler wrote, of a format version this reader understands, unpacked with limits that
-keep hostile input from costing time or memory.  The written specification is
-``docs/bundle-format.md``; keep the two in step.
+keep hostile input from costing time or memory.  A signed bundle carries a 100-byte
+signature block between the header and the payload (flag bit 0); this module checks its
+place and shape, ``rulec.runtime.signing`` decides whether it is trusted.  The written
+specification is ``docs/bundle-format.md``; keep the two in step.
 """
 
 from __future__ import annotations
@@ -14,24 +16,35 @@ import hashlib
 import os
 import struct
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgpack
 
-from rulec.runtime.errors import BundleError
+from rulec.runtime.errors import BundleError, DigestMismatchError
 
 __all__ = [
+    "FLAG_SIGNED",
     "FORMAT_VERSION",
     "HEADER_SIZE",
     "HEADER_STRUCT",
+    "KNOWN_FLAGS",
     "MAGIC",
+    "SIGNATURE_BLOCK_SIZE",
+    "SIGNATURE_MAGIC",
+    "SIGNATURE_STRUCT",
+    "SIGNED_PREFIX_SIZE",
     "BundleHeader",
+    "Container",
+    "SignatureBlock",
     "UnpackLimits",
+    "check_container",
     "decode_bundle",
     "encode_bundle",
     "frame_payload",
+    "frame_signed",
     "pack_payload",
     "read_header",
     "unpack_payload",
@@ -48,6 +61,30 @@ HEADER_STRUCT = struct.Struct("<4sHHQ32s")
 """magic, format version u16, flags u16, payload length u64, SHA-256 of the payload."""
 
 HEADER_SIZE = HEADER_STRUCT.size  # 48
+
+FLAG_SIGNED = 0x0001
+"""Header flag bit 0: a signature block follows the header, before the payload."""
+
+KNOWN_FLAGS = FLAG_SIGNED
+"""Every flag bit this reader understands; any other set bit refuses the bundle."""
+
+SIGNATURE_MAGIC = b"RSIG"
+"""First four bytes of the signature block (never the first byte of a msgpack map)."""
+
+SIGNATURE_STRUCT = struct.Struct("<4s32s64s")
+"""Block magic, key id (SHA-256 of the raw Ed25519 public key), Ed25519 signature."""
+
+SIGNATURE_BLOCK_SIZE = SIGNATURE_STRUCT.size  # 100
+
+SIGNED_PREFIX_SIZE = HEADER_SIZE + 4 + 32  # 84
+"""The signature covers the file's first 84 bytes: header, block magic and key id."""
+
+# Writing the temporary file: chunk size, and a hook called at each step of
+# ``write_bundle_file`` ("write" after each chunk with the bytes written so far, then
+# "fsync", then "replace").  The hook is None in use; the kill tests set it in a child
+# process to stop the writer at a known point (tests/test_atomic_write.py).
+_WRITE_CHUNK_BYTES = 1 << 20
+_write_progress: Callable[[str, int], None] | None = None
 
 # The msgpack unpacker class; a module attribute so the tests can run the same limits
 # against msgpack's pure-Python fallback as well as its C extension.
@@ -67,6 +104,29 @@ class BundleHeader:
     def digest(self) -> str:
         """The payload digest as lowercase hex, the bundle's identity in logs."""
         return self.payload_sha256.hex()
+
+    @property
+    def signed(self) -> bool:
+        """True when flag bit 0 says a signature block follows the header."""
+        return bool(self.flags & FLAG_SIGNED)
+
+
+@dataclass(frozen=True)
+class SignatureBlock:
+    """The block of a signed bundle, as found; nothing here is verified yet."""
+
+    key_id: bytes
+    signature: bytes
+    message: bytes  # the signed bytes: the file's first SIGNED_PREFIX_SIZE bytes
+
+
+@dataclass(frozen=True)
+class Container:
+    """A bundle whose container checks passed: header, optional signature, payload bytes."""
+
+    header: BundleHeader
+    signature: SignatureBlock | None
+    payload: bytes
 
 
 @dataclass(frozen=True)
@@ -142,6 +202,26 @@ def frame_payload(payload_bytes: bytes) -> bytes:
     return header + data
 
 
+def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], bytes]) -> bytes:
+    """Frame packed msgpack as a signed bundle: header (flag bit 0), block, payload.
+
+    ``sign`` gets the 84 bytes to sign (header, block magic, key id) and returns the
+    64-byte Ed25519 signature; the private key stays with the caller (the compiler),
+    so this module needs no cryptography library.
+    """
+    data = bytes(payload_bytes)
+    if len(key_id) != 32:
+        raise BundleError(f"cannot sign: key id is {len(key_id)} bytes, must be 32")
+    header = HEADER_STRUCT.pack(
+        MAGIC, FORMAT_VERSION, FLAG_SIGNED, len(data), hashlib.sha256(data).digest()
+    )
+    message = header + SIGNATURE_MAGIC + key_id
+    signature = sign(message)
+    if len(signature) != 64:
+        raise BundleError(f"cannot sign: signature is {len(signature)} bytes, must be 64")
+    return message + signature + data
+
+
 def encode_bundle(payload: dict[str, Any]) -> bytes:
     """Return the complete bundle bytes (header + payload) for ``payload``."""
     return frame_payload(pack_payload(payload))
@@ -150,7 +230,10 @@ def encode_bundle(payload: dict[str, Any]) -> bytes:
 def read_header(data: bytes | bytearray | memoryview) -> BundleHeader:
     """Parse and check the fixed fields: size, magic, version, flags (in that order).
 
-    Length and digest are checked by ``decode_bundle``, which needs the whole file.
+    Flags: a bit other than ``FLAG_SIGNED`` refuses the bundle; ``FLAG_SIGNED`` needs the
+    block magic right after the header, so ``data`` must reach past it for a signed
+    bundle.  Length and digest are checked by ``check_container``, which needs the
+    whole file.
     """
     if len(data) < HEADER_SIZE:
         raise BundleError(
@@ -164,8 +247,19 @@ def read_header(data: bytes | bytearray | memoryview) -> BundleHeader:
             f"unsupported bundle format version {version} (this runtime reads version "
             f"{FORMAT_VERSION}); recompile the manuals with a matching compiler"
         )
-    if flags != 0:
-        raise BundleError(f"nonzero header flags 0x{flags:04x}: reserved, must be 0")
+    unknown = flags & ~KNOWN_FLAGS
+    if unknown:
+        raise BundleError(
+            f"nonzero header flags 0x{flags:04x}: bits 0x{unknown:04x} are reserved, must be 0"
+        )
+    if flags & FLAG_SIGNED:
+        found = bytes(data[HEADER_SIZE : HEADER_SIZE + len(SIGNATURE_MAGIC)])
+        if found != SIGNATURE_MAGIC:
+            raise BundleError(
+                f"nonzero header flags 0x{flags:04x}: the signed flag is set but no "
+                f"signature block follows the header (expected {SIGNATURE_MAGIC!r} at "
+                f"offset {HEADER_SIZE}, found {found!r})"
+            )
     return BundleHeader(
         format_version=version, flags=flags, payload_length=length, payload_sha256=digest
     )
@@ -216,31 +310,55 @@ def unpack_payload(payload: bytes, limits: UnpackLimits | None = None) -> dict[s
     return obj
 
 
-def decode_bundle(data: bytes | bytearray | memoryview) -> dict[str, Any]:
-    """Check the container and return the payload map; nothing is trusted before that.
+def check_container(data: bytes | bytearray | memoryview) -> Container:
+    """Every container check except the trust decision; the payload is not unpacked.
 
-    Order: header size, magic, version, flags, declared length against the bytes present
-    (truncated, then trailing), SHA-256 digest, and only then msgpack with limits.
+    Order: header size, magic, version, flags (with the block magic of a signed bundle),
+    declared length against the bytes present after the header and block (truncated,
+    then trailing), SHA-256 digest.  A signature is parsed here, verified by
+    ``rulec.runtime.signing`` (before the payload reaches msgpack).
     """
     header = read_header(data)
-    actual = len(data) - HEADER_SIZE
+    offset = HEADER_SIZE
+    block: SignatureBlock | None = None
+    if header.signed:
+        if len(data) < HEADER_SIZE + SIGNATURE_BLOCK_SIZE:
+            raise BundleError(
+                f"truncated: the signature block needs {SIGNATURE_BLOCK_SIZE} bytes after "
+                f"the header, file has {len(data) - HEADER_SIZE}"
+            )
+        _, key_id, signature = SIGNATURE_STRUCT.unpack_from(data, HEADER_SIZE)
+        block = SignatureBlock(key_id, signature, bytes(data[:SIGNED_PREFIX_SIZE]))
+        offset += SIGNATURE_BLOCK_SIZE
+    actual = len(data) - offset
+    after = f" after the {SIGNATURE_BLOCK_SIZE}-byte signature block" if block else ""
     if actual < header.payload_length:
         raise BundleError(
-            f"truncated: header declares {header.payload_length} payload bytes, file has {actual}"
+            f"truncated: header declares {header.payload_length} payload bytes, "
+            f"file has {actual}{after}"
         )
     if actual > header.payload_length:
         raise BundleError(
             f"trailing bytes: header declares {header.payload_length} payload bytes, "
-            f"file has {actual} ({actual - header.payload_length} extra)"
+            f"file has {actual}{after} ({actual - header.payload_length} extra)"
         )
-    payload = bytes(data[HEADER_SIZE:])
+    payload = bytes(data[offset:])
     found = hashlib.sha256(payload).digest()
     if found != header.payload_sha256:
-        raise BundleError(
+        raise DigestMismatchError(
             f"digest mismatch: header says sha256 {header.payload_sha256.hex()}, "
             f"payload hashes to {found.hex()} (corrupted bundle)"
         )
-    return unpack_payload(payload)
+    return Container(header, block, payload)
+
+
+def decode_bundle(data: bytes | bytearray | memoryview) -> dict[str, Any]:
+    """Check the container and return the payload map; nothing is trusted before that.
+
+    ``check_container``, then msgpack with limits.  No trust decision: a signed bundle
+    decodes here whoever signed it (``load_bundle`` with a trusted key checks that).
+    """
+    return unpack_payload(check_container(data).payload)
 
 
 def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
@@ -248,22 +366,36 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
 
     A reader (the onboard hot-reload) sees either the old file or the complete new one,
     never a half-written bundle, even across a power cut: temporary file in the same
-    folder, flush, fsync, ``os.replace``, then fsync of the folder.  The bytes are
-    decoded first so a broken container is never written.
+    folder (``.NAME.*.tmp``, mode 0600 until complete), every byte written, mode
+    0644, fsync, ``os.replace``, then fsync of the folder.  The bytes are decoded first so
+    a broken container is never written.  A writer killed mid-way leaves its temporary
+    file behind (nothing can remove it), never a partial ``path``.
     """
     decode_bundle(data)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     tmp_name: str | None = None
+    progress = _write_progress
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-            os.chmod(tmp_name, 0o644)
+        try:
+            view = memoryview(data)
+            written = 0
+            while written < len(view):
+                end = min(len(view), written + _WRITE_CHUNK_BYTES)
+                written += os.write(fd, view[written:end])  # may write less: loop
+                if progress is not None:
+                    progress("write", written)
+            os.fchmod(fd, 0o644)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if progress is not None:
+            progress("fsync", written)
         os.replace(tmp_name, target)
         tmp_name = None
+        if progress is not None:
+            progress("replace", written)
         fsync_folder(folder)
     except OSError as exc:
         raise BundleError(f"cannot write bundle file {str(target)!r}: {exc}") from exc

@@ -37,3 +37,31 @@ class RuleSchemaError(RulecError, ValueError):
 
 class UnitError(RulecError, ValueError):
     """A unit is unknown, or two units cannot be converted into each other."""
+
+
+class DigestMismatchError(BundleError):
+    """A bundle's payload does not hash to the SHA-256 its header declares (corruption)."""
+
+
+class SignatureError(BundleError):
+    """A bundle fails the trust check: unsigned, signed by another key, or forged."""
+
+
+class UnsignedBundleError(SignatureError):
+    """A trusted key is configured and the bundle carries no signature."""
+
+
+class UntrustedKeyError(SignatureError):
+    """The bundle is signed, but by a key other than the trusted one."""
+
+
+class BadSignatureError(SignatureError):
+    """The signature names the trusted key but does not verify: header or block altered."""
+
+
+class KeyFileError(RulecError, ValueError):
+    """A key file is missing, unreadable, or not an Ed25519 key in the documented format."""
+
+
+class SigningUnavailableError(RulecError):
+    """Signing or verifying needs the optional `cryptography` package (extra `[sign]`)."""

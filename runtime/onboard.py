@@ -10,6 +10,7 @@ swapped in between two samples.  See docs/onboard.md for formats and semantics.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import os
@@ -21,11 +22,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import numpy as np
 
 from rulec.firmware_bridge import protocol as wire
+from rulec.firmware_bridge.ccsds import CcsdsDecoder
 from rulec.firmware_bridge.links import (
     Backoff,
     Chunk,
@@ -39,6 +41,7 @@ from rulec.firmware_bridge.links import (
     UdpListenLink,
     parse_host_port,
 )
+from rulec.firmware_bridge.mavlink import MavlinkDecoder
 from rulec.runtime.engine import Engine, Event
 from rulec.runtime.errors import RulecError
 from rulec.runtime.onboard_config import (
@@ -46,9 +49,10 @@ from rulec.runtime.onboard_config import (
     ConfigError,
     OnboardConfig,
     build_config,
+    parse_input_mapping,
     read_config_file,
 )
-from rulec.runtime.reloader import BundleReloader, ReloadOutcome, adopt, build_engine
+from rulec.runtime.reloader import BundleReloader, ReloadOutcome, adopt, engine_loader
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -72,20 +76,38 @@ _DECODER_FIELDS = {
     "version_errors": "version",
     "type_errors": "type",
     "oversize": "oversize",
+    "header_errors": "header",  # the standard readers (firmware_bridge/ccsds.py, mavlink.py)
+    "duplicates": "duplicate",
 }
+_TX_KEYS = {t: f"tx.{t.name.lower()}" for t in wire.MsgType}  # counter per frame written
+_DECODER_COUNTS = (  # decoder counter -> daemon counter
+    *((name, f"dropped.{reason}") for name, reason in _DECODER_FIELDS.items()),
+    ("bytes_discarded", "bytes_discarded"),
+    ("unmapped", "ignored.unmapped"),
+    ("idle", "ignored.idle"),
+    ("packets_missing", "frames_missing"),
+    ("seq_restarts", "seq_restarts"),
+)
 
 
 # --------------------------------------------------------------------------- log
 
+LogRecord = dict[str, Any] | Callable[[], dict[str, Any]]  # a line, or how to build it
+
 
 class EventLog:
-    """JSON lines, one object per line, flushed at once; a failing sink never stops us."""
+    """JSON lines, one object per line, flushed at once; a failing sink never stops us.
+
+    Between ``hold()`` and ``release()`` (one chunk of input) records are kept and then
+    written with one write and one flush, after the chunk's replies are on the link.
+    """
 
     def __init__(self, target: str = "-", stream: TextIO | None = None) -> None:
         self.target = target
         self.errors = 0
         self._stream: TextIO | None = stream
         self._owned = False
+        self._held: list[LogRecord] | None = None
         if stream is None:
             self._open()
 
@@ -109,20 +131,43 @@ class EventLog:
                 self.errors += 1
                 self._stream, self._owned = sys.stderr, False
 
-    def write(self, record: dict[str, Any]) -> None:
-        line = {"ts": round(time.time(), 3), **record}
-        try:
-            text = json.dumps(line, ensure_ascii=False, allow_nan=False)
-        except ValueError:
-            text = json.dumps(_finite_json(line), ensure_ascii=False)
+    def write(self, record: LogRecord) -> None:
+        """One line: a dict, or a function returning it (called when the line is written)."""
+        if self._held is not None:
+            self._held.append(record)
+            return
+        self._write_lines([record])
+
+    def hold(self) -> None:
+        """Keep records until ``release``: the JSON work stays off the reply path."""
+        if self._held is None:
+            self._held = []
+
+    def release(self) -> None:
+        """Write what ``hold`` kept, in order, with one write and one flush."""
+        held, self._held = self._held, None
+        if held:
+            self._write_lines(held)
+
+    def _write_lines(self, records: list[LogRecord]) -> None:
+        ts = round(time.time(), 3)  # once per batch: the lines of one chunk share it
+        texts = []
+        for record in records:
+            line = {"ts": ts, **(record() if callable(record) else record)}
+            try:
+                texts.append(json.dumps(line, ensure_ascii=False, allow_nan=False))
+            except ValueError:
+                texts.append(json.dumps(_finite_json(line), ensure_ascii=False))
+        texts.append("")
         try:
             assert self._stream is not None
-            self._stream.write(text + "\n")
+            self._stream.write("\n".join(texts))
             self._stream.flush()
         except (OSError, ValueError):
             self.errors += 1
 
     def close(self) -> None:
+        self.release()
         stream, self._stream = self._stream, None
         if stream is not None and self._owned:
             try:
@@ -188,11 +233,21 @@ def _percentiles(values: list[float]) -> dict[str, float] | None:
 # --------------------------------------------------------------------------- daemon
 
 
+class _Decoder(Protocol):
+    """Bytes in, frames out: ``wire.FrameDecoder`` or a standard reader (CCSDS, MAVLink)."""
+
+    stats: Any
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[wire.Frame]: ...
+
+    def reset(self) -> None: ...
+
+
 @dataclass
 class _Peer:
     """Per-sender frame decoding state (one for stream links, one per UDP sender)."""
 
-    decoder: wire.FrameDecoder
+    decoder: _Decoder
     seen: dict[str, int] = field(default_factory=dict)
     last_frame: tuple[int, int, int, bytes] | None = None
     last_seq: int | None = None
@@ -206,13 +261,13 @@ class Daemon:
         config: OnboardConfig,
         log: EventLog,
         stdin_fd: int | None = None,
-        loader: Callable[[Any], Engine] = build_engine,
+        loader: Callable[[Any], Engine] | None = None,
     ) -> None:
         self.config = config
         self.log = log
         self.counters = Counters()
         self.reloader = BundleReloader.start(
-            config.bundle, poll_s=config.reload_poll_s, loader=loader
+            config.bundle, poll_s=config.reload_poll_s, loader=loader or engine_loader(config.trust)
         )
         self.engine = self.reloader.current
         self.link = _make_link(config, stdin_fd)
@@ -226,11 +281,15 @@ class Daemon:
             else None
         )
         self._channels = _channel_map(self.engine)
+        self._new_decoder = _decoder_factory(config)
+        self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
         self._peers: dict[str | None, _Peer] = {}
         self._active: dict[str, Event] = {}
         self._stale: set[str] = set()  # parameters invalidated by a link loss
         self._seen: set[str] = set()  # parameters that had a sample
         self._tx_seq = 0
+        self._tx_batch: list[tuple[str | None, bytes, wire.MsgType]] | None = None  # a chunk's
+        self._lat_batch: list[float] | None = None  # replies, and its samples' eval times
         self._t_offset = 0.0
         self._last_t: float | None = None  # engine time of the last step
         self._sample_t: float | None = None  # engine time of the last real sample
@@ -278,17 +337,44 @@ class Daemon:
         return self.engine.knows(name)
 
     def _on_chunk(self, chunk: Chunk, received: float) -> None:
+        """One read: evaluate all of it, write its replies (one write per peer), then log.
+
+        Every sample's e2e ends when the chunk's replies are written; the JSON lines
+        are encoded and written after that, once per chunk.
+        """
+        self._tx_batch, self._lat_batch = [], []
+        self.log.hold()
+        try:
+            self._chunk_samples(chunk, received)
+        finally:
+            self._end_chunk(received)
+
+    def _end_chunk(self, received: float) -> None:
+        batch, self._tx_batch = self._tx_batch, None
+        evals, self._lat_batch = self._lat_batch, None
+        if batch:
+            self._tx_write(batch)
+        if evals:
+            e2e_us = (time.perf_counter() - received) * 1e6
+            for eval_us in evals:
+                self.counters.latency(eval_us, e2e_us)
+        self.log.release()
+
+    def _chunk_samples(self, chunk: Chunk, received: float) -> None:
         self.counters.add("bytes_in", len(chunk.data))
         if self.text is not None:
             self._text_samples(self.text.feed(chunk.data), received)
             return
         peer = self._peer(chunk.peer)
         frames = peer.decoder.feed(chunk.data)
-        if chunk.peer is not None and not chunk.data.endswith(b"\x00"):
+        if self._cobs and chunk.peer is not None and not chunk.data.endswith(b"\x00"):
             frames += peer.decoder.feed(b"\x00")  # a datagram ends its last frame
         self._decoder_counts(peer)
-        for frame in frames:
-            self._frame(frame, peer, chunk.peer, received)
+        limit = self.config.max_frames_per_read  # overload: only the newest are evaluated
+        carry: dict[str, float] | None = {} if limit and len(frames) > limit else None
+        for i, frame in enumerate(frames):
+            fold = carry is not None and i < len(frames) - limit
+            self._frame(frame, peer, chunk.peer, received, fold, carry)
 
     def _text_samples(self, samples: list[tuple[float, dict[str, float]]], received: float) -> None:
         for t, values in samples:
@@ -303,19 +389,27 @@ class Daemon:
             if len(self._peers) >= 64:
                 old_key = next(iter(self._peers))
                 self._decoder_counts(self._peers.pop(old_key))
-            peer = self._peers[key] = _Peer(wire.FrameDecoder())
+            peer = self._peers[key] = _Peer(self._new_decoder())
         return peer
 
     def _decoder_counts(self, peer: _Peer) -> None:
         stats = peer.decoder.stats
-        for name, reason in (*_DECODER_FIELDS.items(), ("bytes_discarded", "")):
+        if type(stats) is wire.DecoderStats:  # counters only grow: equal sums, no change
+            seen, dropped = peer.seen, stats.frames_dropped
+            if seen.get("frames_dropped") == dropped and (
+                seen.get("bytes_discarded", 0) == stats.bytes_discarded
+            ):
+                return
+            seen["frames_dropped"] = dropped
+        for name, key in _DECODER_COUNTS:
             now = int(getattr(stats, name, 0))
             delta = now - peer.seen.get(name, 0)
             if delta:
                 peer.seen[name] = now
-                self.counters.add(f"dropped.{reason}" if reason else "bytes_discarded", delta)
+                self.counters.add(key, delta)
 
-    def _frame(self, frame: wire.Frame, peer: _Peer, sender: str | None, received: float) -> None:
+    def _frame(self, frame: wire.Frame, peer: _Peer, sender: str | None, received: float,
+               fold: bool = False, carry: dict[str, float] | None = None) -> None:
         key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
         if key == peer.last_frame:
             self.counters.add("dropped.duplicate")
@@ -343,6 +437,13 @@ class Daemon:
                 self.counters.add("unknown_channel")
             else:
                 values[name] = value
+        if carry is not None:  # overload: a folded frame's values ride on the next one
+            if fold:
+                carry.update(values)
+                self.counters.add("dropped.overload")
+                return
+            values = {**carry, **values}
+            carry.clear()
         self.counters.add("frames_ok")
         self._sample(self._frame_time(frame.timestamp_us), values, sender, received)
 
@@ -393,7 +494,10 @@ class Daemon:
         self._stale.difference_update(values)
         self.counters.add("samples")
         self._emit(events, sender)
-        self.counters.latency((done - started) * 1e6, (time.perf_counter() - received) * 1e6)
+        if self._lat_batch is not None:  # e2e ends when the chunk's replies are written
+            self._lat_batch.append((done - started) * 1e6)
+        else:
+            self.counters.latency((done - started) * 1e6, (time.perf_counter() - received) * 1e6)
 
     def _input_error(self, what: str) -> None:
         self._input_errors += 1
@@ -411,16 +515,16 @@ class Daemon:
 
     def _emit(self, events: Iterable[Event], sender: str | None) -> None:
         for ev in events:
-            record = ev.to_json()
             if ev.rule is not None:
                 if ev.event == "raise":
                     self._active[ev.rule] = ev
                 else:
                     self._active.pop(ev.rule, None)
                 self.counters.add(f"advisories.{ev.event}")
-                self.log.write(record)
+                self.log.write(ev.to_json)  # built with the line, after the replies are out
                 self._send_advisory(ev, sender)
                 continue
+            record = ev.to_json()
             name = next(iter(ev.values), None) if ev.event == "fault" else _cleared_name(ev)
             reason = self._fault_reason(ev, name)
             record["parameter"] = name
@@ -470,7 +574,7 @@ class Daemon:
         if not self.binary:
             return
         try:
-            data = wire.encode_frame(wire.Frame(msg_type, self._tx_seq, t_us, payload))
+            data = wire.encode_raw_frame(int(msg_type), self._tx_seq, t_us, payload)
         except (wire.ProtocolError, ValueError, OverflowError) as exc:
             self.counters.add("tx_errors")
             self.log.write(
@@ -483,10 +587,27 @@ class Daemon:
             )
             return
         self._tx_seq = (self._tx_seq + 1) & 0xFFFF_FFFF
-        if self.supervisor.write(data, peer):
-            self.counters.add(f"tx.{msg_type.name.lower()}")
+        if self._tx_batch is not None:  # inside a chunk: written by _end_chunk
+            self._tx_batch.append((peer, data, msg_type))
         else:
-            self.counters.add("tx_unsent")
+            self._tx_write([(peer, data, msg_type)])
+
+    def _tx_write(self, frames: list[tuple[str | None, bytes, wire.MsgType]]) -> None:
+        """Write frames in order; on a stream link, consecutive ones to a peer in one write."""
+        joined = not isinstance(self.link, UdpListenLink)  # one frame per datagram
+        i, n = 0, len(frames)
+        while i < n:
+            peer = frames[i][0]
+            j = i + 1
+            while joined and j < n and frames[j][0] == peer:
+                j += 1
+            data = frames[i][1] if j == i + 1 else b"".join(f[1] for f in frames[i:j])
+            if self.supervisor.write(data, peer):
+                for _, _, msg_type in frames[i:j]:
+                    self.counters.add(_TX_KEYS[msg_type])
+            else:
+                self.counters.add("tx_unsent", j - i)
+            i = j
 
     def _send_bundle_info(self, peer: str | None = None) -> None:
         bundle = self.engine.bundle
@@ -534,7 +655,9 @@ class Daemon:
         peer = self._peers.pop(key, None)
         if peer is None:
             return
-        frames = peer.decoder.feed(b"\x00")
+        frames = peer.decoder.feed(b"\x00") if self._cobs else []
+        if not self._cobs:  # a standard packet cannot be closed early: its octets are dropped
+            peer.decoder.reset()
         self._decoder_counts(peer)
         for frame in frames:
             self._frame(frame, peer, key, time.perf_counter())
@@ -669,8 +792,13 @@ class Daemon:
                 "digest": bundle.digest,
                 "rules": len(bundle.rules),
                 "channels": {name: ch for ch, name in sorted(self._channels.items())},
+                "signature": bundle.signature.to_json(),
             }
         )
+        if bundle.signature.warning():
+            self.log.write(
+                {"event": "warning", "level": "warning", "warning": bundle.signature.warning()}
+            )
         if self.binary and not self._channels:
             self.log.write(
                 {
@@ -710,6 +838,19 @@ def _us(t: float) -> int:
     return min(max(int(round(t * 1e6)), 0), 2**63 - 1) if math.isfinite(t) else 0
 
 
+def _decoder_factory(config: OnboardConfig) -> Callable[[], _Decoder]:
+    """What each peer's bytes go through; a standard reader is built once here to fail early."""
+    if config.input_format == "rulec":
+        return wire.FrameDecoder
+    mapping = parse_input_mapping(config.input_format, getattr(config, config.input_format))
+    kind: Callable[..., _Decoder] = CcsdsDecoder
+    if config.input_format == "mavlink":
+        kind = MavlinkDecoder  # imports pymavlink when built
+    datagrams = config.input_kind == "udp_listen"  # one packet per datagram
+    kind(mapping, datagrams=datagrams)
+    return functools.partial(kind, mapping, datagrams=datagrams)
+
+
 def _make_link(config: OnboardConfig, stdin_fd: int | None) -> Link:
     kind = config.input_kind
     size = config.max_buffer_bytes
@@ -744,6 +885,8 @@ examples:
   rulec-onboard --bundle engine.rulec --udp-listen 0.0.0.0:7701 --log /var/log/rulec.jsonl
   rulec-onboard --bundle engine.rulec --stdin csv < examples/scenarios/engine_test.csv
   rulec-onboard --config /etc/rulec/onboard.toml --check           # validate, exit 0/2
+  rulec-onboard --config ccsds.toml --input-format ccsds --udp-listen 7702  # space packets
+  rulec-onboard --bundle engine.rulec --trust fleet.pub --check    # pre-flight, signed
 
 config file (--config, TOML): every option below is a top-level key named like the
 flag without dashes (--heartbeat-s 2 is `heartbeat_s = 2.0`); flags override the file.
@@ -759,8 +902,9 @@ def _parser() -> argparse.ArgumentParser:
         prog="rulec-onboard",
         description="The onboard daemon: evaluates live telemetry against a rule bundle "
         "and sends advisories back.  Telemetry arrives as TELEMETRY frames (serial, TCP, "
-        "UDP) or text samples (stdin); raise/clear events, sensor faults, link changes, "
-        "reloads and summaries are written as JSON lines.",
+        "UDP), CCSDS space packets or MAVLink (--input-format), or text samples (stdin); "
+        "raise/clear events, sensor faults, link changes, reloads and summaries are written "
+        "as JSON lines.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -795,7 +939,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         file_values = read_config_file(args.config) if args.config else {}
         flags = {o.key: getattr(args, o.key) for o in OPTIONS}
-        config = build_config(file_values, flags)
+        config = build_config(file_values, flags, need_input=not args.check)
         if args.check:
             return _check(config)
         log = EventLog(config.log)
@@ -818,7 +962,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(config: OnboardConfig) -> int:
-    engine = build_engine(config.bundle)
+    engine = engine_loader(config.trust)(config.bundle)  # the daemon's start and reload path
     bundle = engine.bundle
     print(
         json.dumps(
@@ -833,12 +977,14 @@ def _check(config: OnboardConfig) -> int:
                     {"name": p.name, "unit": p.unit, "channel": p.channel, "max_age_s": p.max_age_s}
                     for p in bundle.parameters
                 ],
-                "input": config.input_text,
+                "input": config.input_text if config.has_input else None,
+                "signature": bundle.signature.to_json(),
+                "warning": bundle.signature.warning(),
             },
             ensure_ascii=False,
         )
     )
-    if config.input_kind != "stdin" and not _channel_map(engine):
+    if config.has_input and config.input_kind != "stdin" and not _channel_map(engine):
         print(
             "rulec-onboard: warning: no parameter has a telemetry channel; frames "
             "cannot carry any value",

@@ -18,10 +18,14 @@ from typing import Any
 
 import serial
 
+from rulec.firmware_bridge.ccsds import parse_ccsds_config
 from rulec.firmware_bridge.links import parse_host_port
+from rulec.firmware_bridge.mavlink import parse_mavlink_config
 from rulec.runtime.errors import RulecError
 
 INPUT_KEYS = ("serial", "tcp_listen", "udp_listen", "stdin")
+INPUT_FORMATS = ("rulec", "ccsds", "mavlink")
+SECTIONS = ("ccsds", "mavlink")  # file-only tables: the mapping of standard telemetry
 STDIN_FORMATS = ("auto", "csv", "jsonl")
 
 
@@ -52,6 +56,16 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "the rule bundle to serve (required); watched for changes and reloaded when it validates",
         "FILE",
+        "bundle",
+    ),
+    Option(
+        "trust",
+        str,
+        None,
+        "public key (PEM, NAME.pub from `rulec keygen`): only bundles signed with its "
+        "private key load, at start and on reload; needs the [sign] extra "
+        "(without it, bundles load unverified, with a warning)",
+        "PUBKEY",
         "bundle",
     ),
     Option(
@@ -99,6 +113,16 @@ OPTIONS: tuple[Option, ...] = (
         "baud rate for a real serial port (ignored by URLs that have none)",
         "BAUD",
         "input (choose one)",
+    ),
+    Option(
+        "input_format",
+        str,
+        "rulec",
+        "what the serial/TCP/UDP bytes are: rulec (our TELEMETRY frames), ccsds "
+        "(CCSDS space packets) or mavlink (needs the [mavlink] extra); ccsds and mavlink "
+        "read the [ccsds] / [mavlink] mapping table of --config (docs/telemetry-readers.md)",
+        "{rulec,ccsds,mavlink}",
+        "input format",
     ),
     Option(
         "log",
@@ -181,6 +205,16 @@ OPTIONS: tuple[Option, ...] = (
         "N",
         "link",
     ),
+    Option(
+        "max_frames_per_read",
+        int,
+        0,
+        "overload bound: evaluate at most N frames of one read one by one; older frames "
+        "of that read fold into the next evaluated one (latest value per channel) and "
+        "count as dropped `overload` (0: evaluate every frame)",
+        "N",
+        "link",
+    ),
 )
 
 _BY_KEY = {o.key: o for o in OPTIONS}
@@ -191,6 +225,7 @@ class OnboardConfig:
     """The daemon's settings after file and flags are merged and checked."""
 
     bundle: Path
+    trust: Path | None = None
     serial: str | None = None
     tcp_listen: str | None = None
     udp_listen: str | None = None
@@ -207,6 +242,10 @@ class OnboardConfig:
     takeover_s: float = 5.0
     write_timeout_s: float = 0.5
     max_buffer_bytes: int = 65536
+    max_frames_per_read: int = 0
+    input_format: str = "rulec"
+    ccsds: Mapping[str, Any] | None = None  # the [ccsds] table, checked by check_config
+    mavlink: Mapping[str, Any] | None = None  # the [mavlink] table
 
     @property
     def input_kind(self) -> str:
@@ -215,6 +254,11 @@ class OnboardConfig:
             if getattr(self, key) is not None:
                 return key
         raise ConfigError("no input chosen")
+
+    @property
+    def has_input(self) -> bool:
+        """False only for ``--check`` run without an input option."""
+        return any(getattr(self, key) is not None for key in INPUT_KEYS)
 
     @property
     def input_text(self) -> str:
@@ -235,12 +279,18 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     base = Path(path).resolve().parent
     out: dict[str, Any] = {}
     for key, value in raw.items():
+        if key in SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: {key} must be a table ([{key}])")
+            out[key] = value
+            continue
         option = _BY_KEY.get(key)
         if option is None:
             known = ", ".join(o.key for o in OPTIONS)
             raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
         out[key] = _typed(option, value, f"{where}: {key}")
-        if key in ("bundle", "log") and out[key] != "-" and not Path(out[key]).is_absolute():
+        relative = key in ("bundle", "log", "trust") and not Path(out[key]).is_absolute()
+        if relative and out[key] != "-":
             out[key] = str(base / out[key])
     return out
 
@@ -256,9 +306,14 @@ def _typed(option: Option, value: Any, where: str) -> Any:
 
 
 def build_config(
-    file_values: Mapping[str, Any] | None = None, flag_values: Mapping[str, Any] | None = None
+    file_values: Mapping[str, Any] | None = None,
+    flag_values: Mapping[str, Any] | None = None,
+    need_input: bool = True,
 ) -> OnboardConfig:
-    """Defaults <- file <- flags (None means "not given"); then every value is checked."""
+    """Defaults <- file <- flags (None means "not given"); then every value is checked.
+
+    ``need_input=False`` (``--check``) lets a pre-flight check name no input.
+    """
     file_values = dict(file_values or {})
     flags = {k: v for k, v in (flag_values or {}).items() if v is not None}
     if any(k in flags for k in INPUT_KEYS):
@@ -273,20 +328,25 @@ def build_config(
     if "bundle" not in merged:
         raise ConfigError("no bundle given (--bundle FILE or `bundle = ...` in the config)")
     merged["bundle"] = Path(merged["bundle"])
+    if merged.get("trust") is not None:
+        if not str(merged["trust"]).strip():
+            raise ConfigError("--trust: empty path")
+        merged["trust"] = Path(merged["trust"])
     config = OnboardConfig(**merged)
-    check_config(config)
+    check_config(config, need_input)
     return config
 
 
-def check_config(c: OnboardConfig) -> None:
+def check_config(c: OnboardConfig, need_input: bool = True) -> None:
     """Refuse values the daemon cannot run with, naming the option."""
     chosen = [k for k in INPUT_KEYS if getattr(c, k) is not None]
-    if len(chosen) != 1:
+    if len(chosen) != 1 and (need_input or chosen):
         flags = ", ".join(_BY_KEY[k].flag for k in INPUT_KEYS)
         found = ", ".join(_BY_KEY[k].flag for k in chosen) or "none"
         raise ConfigError(f"choose exactly one input of {flags} (found {found})")
     if c.stdin is not None and c.stdin not in STDIN_FORMATS:
         raise ConfigError(f"--stdin must be one of {', '.join(STDIN_FORMATS)}, not {c.stdin!r}")
+    _check_format(c)
     for key in ("tcp_listen", "udp_listen"):
         value = getattr(c, key)
         if value is not None:
@@ -305,6 +365,8 @@ def check_config(c: OnboardConfig) -> None:
         raise ConfigError("--log: empty path (use - for stdout)")
     _positive(c, "baudrate", c.baudrate, 1, 100_000_000)
     _positive(c, "max_buffer_bytes", c.max_buffer_bytes, 256, 16 * 1024 * 1024)
+    if c.max_frames_per_read:
+        _positive(c, "max_frames_per_read", c.max_frames_per_read, 1, 1 << 20)
     for key in ("heartbeat_s", "summary_s", "reload_poll_s"):
         _seconds(key, getattr(c, key), allow_zero=True)
     for key in (
@@ -320,6 +382,34 @@ def check_config(c: OnboardConfig) -> None:
         raise ConfigError("--reconnect-max-s must not be below --reconnect-min-s")
     if c.read_timeout_s > 1.0:
         raise ConfigError("--read-timeout-s must be at most 1 s (it bounds signal handling)")
+
+
+def _check_format(c: OnboardConfig) -> None:
+    """The input format and its mapping table (standard readers only read bytes)."""
+    if c.input_format not in INPUT_FORMATS:
+        formats = ", ".join(INPUT_FORMATS)
+        raise ConfigError(f"--input-format must be one of {formats}, not {c.input_format!r}")
+    if c.input_format == "rulec":
+        return
+    if c.stdin is not None:
+        raise ConfigError(f"--input-format {c.input_format} reads serial, TCP or UDP, not --stdin")
+    table = getattr(c, c.input_format)
+    if table is None:
+        raise ConfigError(
+            f"--input-format {c.input_format} needs a [{c.input_format}] mapping table in "
+            "--config (docs/telemetry-readers.md)"
+        )
+    try:
+        parse_input_mapping(c.input_format, table)
+    except ValueError as exc:
+        raise ConfigError(f"[{c.input_format}] mapping: {exc}") from None
+
+
+def parse_input_mapping(input_format: str, table: Mapping[str, Any]) -> Any:
+    """The parsed mapping of a standard reader (``ValueError`` naming the key at fault)."""
+    if input_format == "ccsds":
+        return parse_ccsds_config(table)
+    return parse_mavlink_config(table)
 
 
 def _positive(c: OnboardConfig, key: str, value: int, lo: int, hi: int) -> None:

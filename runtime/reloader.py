@@ -22,10 +22,15 @@ What crosses a swap (``adopt``), and why nothing wrong can:
 A rule raised under the old bundle whose id is gone gets a "clear" event (advisory
 "withdrawn by bundle reload").  After the carry the new engine steps once at the last
 sample time with no new values, so advisories reflect the new rules immediately.
+
+Trust: ``engine_loader(trust_path)`` is the loader for start, ``--check`` and every
+reload alike, so a bundle the trusted key did not sign is refused on reload exactly as
+at start, and the previous bundle keeps serving.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -35,6 +40,7 @@ from dataclasses import dataclass, field
 from rulec.runtime.bundle import load_bundle
 from rulec.runtime.engine import Engine, Event
 from rulec.runtime.errors import RulecError
+from rulec.runtime.signing import TrustedKey, load_public_key
 
 Signature = tuple[int, int, int, int]
 
@@ -48,15 +54,30 @@ def file_signature(path: str | os.PathLike[str]) -> Signature | None:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def build_engine(path: str | os.PathLike[str]) -> Engine:
+def build_engine(path: str | os.PathLike[str], trust: TrustedKey | None = None) -> Engine:
     """Load, validate and probe a bundle exactly as the daemon serves it.
 
-    Raises ``RulecError`` (``BundleError`` mostly) on any defect.
+    Raises ``RulecError`` (``BundleError`` mostly, ``SignatureError`` when ``trust`` is
+    given and the bundle is not signed by it) on any defect.
     """
-    bundle = load_bundle(path)
+    bundle = load_bundle(path, trust=trust)
     engine = Engine(bundle)
     engine.evaluate({})  # the containment kernel answers before anything relies on it
     return engine
+
+
+def engine_loader(
+    trust_path: str | os.PathLike[str] | None,
+) -> Callable[[str | os.PathLike[str]], Engine]:
+    """The daemon's one loader: ``build_engine`` bound to the trusted key, if any.
+
+    The key is read once, here, so a missing key file or a missing ``cryptography``
+    library refuses the start (``KeyFileError``, ``SigningUnavailableError``) instead
+    of failing every reload later.
+    """
+    if trust_path is None:
+        return build_engine
+    return functools.partial(build_engine, trust=load_public_key(trust_path))
 
 
 @dataclass
@@ -76,6 +97,7 @@ class ReloadOutcome:
             out["changed"] = self.changed
             out["bundle_id"] = self.engine.bundle.meta.get("bundle_id")
             out["digest"] = self.engine.bundle.digest
+            out["signature"] = self.engine.bundle.signature.to_json()
         else:
             out["level"] = "error"
             out["error"] = self.error
