@@ -53,7 +53,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from rulec.compiler.llm import add_llm_arguments
+    from rulec.compiler.llm_flags import add_llm_arguments
 
     parser = argparse.ArgumentParser(
         prog="rulec",

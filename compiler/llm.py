@@ -32,6 +32,13 @@ from typing import Any, TextIO
 
 from rulec.compiler.extractor import Problem
 from rulec.compiler.fidelity import Rejection, filter_answer
+from rulec.compiler.llm_flags import (
+    CACHE_DIR_NAME,
+    ENV_KEY,
+    ENV_MODEL,
+    ENV_URL,
+    add_llm_arguments,
+)
 from rulec.compiler.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.rules import Atom, Condition, Not, Rule
 from rulec.compiler.statements import Statement
@@ -56,10 +63,7 @@ __all__ = [
 ]
 
 PROMPT_VERSION = "1"  # bump whenever SYSTEM_PROMPT or the user message format changes
-ENV_URL = "RULEC_LLM_URL"
-ENV_MODEL = "RULEC_LLM_MODEL"
-ENV_KEY = "RULEC_LLM_API_KEY"
-CACHE_DIR_NAME = "rulec-llm-cache"  # the default cache folder, beside the knowledge base
+
 STATEMENTS_BEGIN = "=== STATEMENTS ==="
 STATEMENTS_END = "=== END ==="
 _MAX_BACKOFF_S = 30.0
@@ -119,28 +123,6 @@ class LlmConfig:
         """POST target: the URL itself if it ends in /chat/completions, else URL + that."""
         base = self.url.rstrip("/")
         return base if base.endswith("/chat/completions") else base + "/chat/completions"
-
-
-def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """The `--extractor` and `--llm-*` flags of `rulec compile` / `rulec extract`."""
-    group = parser.add_argument_group("LLM extractor (docs/llm-extractor.md)")
-    group.add_argument("--extractor", choices=("offline", "llm", "both"), default="offline",
-                       help="offline (default, deterministic), llm (an OpenAI-compatible "
-                       "endpoint), or both (merged; disagreements reported, offline wins)")
-    group.add_argument("--llm-url", metavar="URL",
-                       help=f"chat-completions base URL, e.g. http://localhost:8080/v1 "
-                       f"(default ${ENV_URL})")
-    group.add_argument("--llm-model", metavar="NAME", help=f"model name (default ${ENV_MODEL})")
-    group.add_argument("--llm-key-env", metavar="VAR", default=ENV_KEY,
-                       help=f"environment variable holding the API key (default {ENV_KEY})")
-    group.add_argument("--llm-concurrency", metavar="N", type=int, default=4,
-                       help="requests in flight at once (default 4)")
-    group.add_argument("--llm-timeout", metavar="SECONDS", type=float, default=120.0,
-                       help="per-request socket timeout (default 120)")
-    group.add_argument("--llm-retries", metavar="N", type=int, default=2,
-                       help="retries on 5xx, 429, timeouts and connection errors (default 2)")
-    group.add_argument("--llm-cache", metavar="DIR", type=Path,
-                       help="answer cache (default: beside the knowledge base / output)")
 
 
 def config_from_args(args: argparse.Namespace, default_cache: Path,

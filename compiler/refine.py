@@ -25,29 +25,13 @@ import numpy as np
 import numpy.typing as npt
 
 from rulec.compiler.refine_bundle import Bound, BoundKey, BundleModel
+from rulec.compiler.refine_config import RefineConfig
 from rulec.compiler.refine_feedback import Feedback
 from rulec.compiler.rules import All, Atom, Condition, Not
 
 Mask = npt.NDArray[np.bool_]
 ACTIONS = (0, 1, -1, 2, -2, 4, -4, 8, -8, 16, -16)  # lattice steps; 0 = stay
 N_SIGNALS = 8  # none, up (near/mid/far), down (near/mid/far), both ways
-
-
-@dataclass(frozen=True)
-class RefineConfig:
-    """Hyperparameters (docs/agb-rl.md explains each)."""
-
-    seed: int = 0
-    episodes: int = 60
-    steps: int = 24
-    alpha: float = 0.5
-    gamma: float = 0.5
-    epsilon: float = 0.4
-    epsilon_min: float = 0.05
-    step_pct: float = 0.5  # one lattice step, in % of the bound's scale
-    max_move_pct: float = 20.0  # no bound moves further than this from its value
-    penalty: float = 0.5  # feedback rows a move of 100 % of the scale costs
-    polish: bool = True  # re-centre moved bounds between neighbouring feedback values
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rulec.compiler.refine import BoundChange, RefineConfig, Refinement, refine
-from rulec.compiler.refine_bundle import BundleModel, RefineError, load_model, rebuild_payload
-from rulec.compiler.refine_feedback import Feedback, read_feedback
-from rulec.runtime.errors import BundleError
+from rulec.compiler.refine_config import RefineConfig
+
+if TYPE_CHECKING:  # the learner and the bundle model load only when the command runs
+    from rulec.compiler.refine import BoundChange, Refinement
+    from rulec.compiler.refine_bundle import BundleModel
+    from rulec.compiler.refine_feedback import Feedback
 
 EXIT_STRICT = 3  # as `rulec compile --strict`
 
@@ -55,6 +57,10 @@ def register(subparsers: Any) -> None:
 
 
 def run_refine(args: argparse.Namespace) -> int:
+    from rulec.compiler.refine import refine
+    from rulec.compiler.refine_bundle import RefineError, rebuild_payload
+    from rulec.compiler.refine_feedback import read_feedback
+
     config = RefineConfig(seed=args.seed, episodes=args.episodes, steps=args.steps,
                           step_pct=args.step, max_move_pct=args.max_move,
                           penalty=args.penalty, polish=not args.no_polish)
@@ -104,6 +110,8 @@ def run_refine(args: argparse.Namespace) -> int:
 
 
 def _check_config(c: RefineConfig) -> None:
+    from rulec.compiler.refine_bundle import RefineError
+
     if c.episodes < 1 or c.steps < 1:
         raise RefineError("--episodes and --steps must be at least 1")
     if not 0 < c.step_pct <= c.max_move_pct:
@@ -113,6 +121,9 @@ def _check_config(c: RefineConfig) -> None:
 
 
 def _load(path: Path) -> BundleModel:
+    from rulec.compiler.refine_bundle import RefineError, load_model
+    from rulec.runtime.errors import BundleError
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -124,6 +135,8 @@ def _load(path: Path) -> BundleModel:
 
 
 def _write_text(path: Path, text: str) -> None:
+    from rulec.compiler.refine_bundle import RefineError
+
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -9,6 +9,7 @@ and phrases understood and the policies (case, plain numbers, calendar units).
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 import unicodedata
@@ -610,7 +611,10 @@ def _phrase_pattern(phrase: str) -> str:
     return body + r"(?!\w)" if phrase[-1].isalnum() else body
 
 
+@functools.cache
 def _prose_table() -> tuple[re.Pattern[str], list[Unit]]:
+    """One alternation of every unit spelling, built on first use: compiling it costs
+    a tenth of a second, which commands that never read prose (query, replay) skip."""
     entries: dict[tuple[str, bool], Unit] = {}
     for spelling, unit in _EXACT.items():
         if spelling in _NOT_IN_PROSE or spelling[:1] == "u" and spelling[1:] in _EXACT:
@@ -628,7 +632,6 @@ def _prose_table() -> tuple[re.Pattern[str], list[Unit]]:
     return re.compile("|".join(parts)), units
 
 
-_ATOM_RE, _ATOM_UNITS = _prose_table()
 _LEAD_RE = re.compile(r"[^\S\n]*(?:\n[^\S\n]*)?")
 _HYPHEN_RE = re.compile(r"[-\u2010\u2011](?=[^\W\d_])")
 _PER_RE = re.compile(r"[^\S\n]*/[^\S\n]*|\s+(?i:per)\s+")
@@ -637,10 +640,11 @@ _CURRENCY_PREFIX_RE = re.compile(r"(US\$|C\$|A\$|[€$£¥₹]|(?:EUR|USD|GBP|CH
 
 
 def _atom(text: str, i: int) -> tuple[Unit, int] | None:
-    m = _ATOM_RE.match(text, i)
+    atom_re, atom_units = _prose_table()
+    m = atom_re.match(text, i)
     if m is None or m.lastgroup is None:
         return None
-    return _ATOM_UNITS[int(m.lastgroup[1:])], m.end()
+    return atom_units[int(m.lastgroup[1:])], m.end()
 
 
 def match_unit_phrase(text: str, pos: int) -> tuple[Unit, int] | None:
