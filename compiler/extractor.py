@@ -178,7 +178,8 @@ def _procedures(
         title = None
         for k in range(i - 1, -1, -1):
             if statements[k].kind in ("title", "heading"):
-                title = statements[k]
+                if _clean(statements[k].text).rstrip(":").strip():  # a bare ":" names nothing
+                    title = statements[k]
                 break
             if statements[k].kind == "sentence":
                 break

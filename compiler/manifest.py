@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.parameters import words_of
 from rulec.compiler.units import PLAIN, Unit, parse_unit
 from rulec.runtime.errors import ManifestError, UnitError
 
@@ -220,15 +221,19 @@ class _Loader:
         if not isinstance(table, dict):
             raise self.error("'parameters' must be a table", self.where.top("parameters"))
         params: dict[str, Parameter] = {}
-        alias_owner: dict[str, str] = {}
+        # Aliases are compared as prose is matched (words_of: plurals folded, punctuation
+        # dropped), so "oil temps" and "oil temp" cannot name two parameters.
+        alias_owner: dict[tuple[str, ...], tuple[str, str]] = {}
         channel_owner: dict[int, str] = {}
         for name, body in table.items():
             p = self.parameter(name, body)
             for alias in p.aliases:
-                other = alias_owner.setdefault(alias, name)
-                if other != name:
+                words = tuple(words_of(alias))
+                other, spelled = alias_owner.setdefault(words, (name, alias))
+                if other != name and words:
+                    same = "" if spelled == alias else f" (read as {spelled!r} of {other!r})"
                     raise self.error(
-                        f"alias {alias!r} belongs to both {other!r} and {name!r}",
+                        f"alias {alias!r}{same} belongs to both {other!r} and {name!r}",
                         self.where.key(name, "aliases"),
                     )
             if p.channel is not None:
@@ -259,6 +264,8 @@ def load_manifest(path: Path | str) -> Manifest:
     text = text.removeprefix("\ufeff")
     try:
         data = tomllib.loads(text)
+    except RecursionError:  # tomllib recurses once per level of nested arrays/tables
+        raise ManifestError(f"{path}: bad TOML: arrays or tables nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"at line (\d+)", str(exc))
         if m:

@@ -195,6 +195,7 @@ def _split_lines(
             flush_paragraph()
             continue
         if _TABLE_RULE.match(raw) and "|" in raw:
+            flush_paragraph()  # a stray table rule ends a paragraph, as a table line does
             continue
         if lineno in headings and _can_be_heading(raw.strip()):
             flush_paragraph()

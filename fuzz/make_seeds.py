@@ -1,0 +1,103 @@
+"""Regenerate the seed corpora in fuzz/seeds/ from the project's own real inputs.
+
+frame_decoder: the shared protocol vectors (tests/vectors), one file per frame and per
+stream, plus every frame in one stream.  bundle_loader: a small bundle compiled here
+from a three-rule manual and the access_control example bundle, each as a framed
+payload (first byte 0x00) and as the raw file (0x01).  sensors_toml: the examples'
+sensors.toml files.  manual_parser: each paragraph of the example manuals, and a few
+short manuals whole.  Run: ``.venv/bin/python fuzz/make_seeds.py`` (needs rulec
+installed; the seeds are committed, so the fuzz runs and tests do not call this).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from rulec.compiler.pipeline import build_payload, collect_rules
+from rulec.runtime.bundle_format import HEADER_SIZE, encode_bundle
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "fuzz" / "seeds"
+EXAMPLES = ROOT / "examples" / "manuals"
+
+SMALL_MANUAL = """Hot fire limits
+
+If the chamber temperature exceeds 600 °C, increase the coolant flow by 25 %.
+The chamber pressure must not exceed 1,200 psi.
+Do not open the oxidizer valve and the fuel valve at the same time.
+"""
+
+
+def _write(folder: Path, name: str, data: bytes) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+
+
+def _compile(folder: Path) -> bytes:
+    result = collect_rules([folder])
+    return encode_bundle(build_payload(result, folder.name))
+
+
+def frame_seeds(out: Path) -> None:
+    vectors = json.loads((ROOT / "tests" / "vectors" / "protocol_vectors.json").read_text())
+    frames = [bytes.fromhex(f["frame"]) for f in vectors["frames"]]
+    for f, raw in zip(vectors["frames"], frames, strict=True):
+        _write(out, f"frame_{f['name']}", raw)
+    for s in vectors["streams"]:
+        _write(out, f"stream_{s['name']}", bytes.fromhex(s["stream"]))
+    _write(out, "stream_all_frames", b"".join(frames))
+
+
+def bundle_seeds(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "small"
+        folder.mkdir()
+        shutil.copy(EXAMPLES / "rocket_engine" / "sensors.toml", folder / "sensors.toml")
+        (folder / "limits.txt").write_text(SMALL_MANUAL, encoding="utf-8")
+        bundles = {
+            "small": _compile(folder),
+            "access_control": _compile(EXAMPLES / "access_control"),
+        }
+    for name, data in bundles.items():
+        _write(out, f"{name}_payload", b"\x00" + data[HEADER_SIZE:])
+        _write(out, f"{name}_file", b"\x01" + data)
+
+
+def sensors_seeds(out: Path) -> None:
+    for path in sorted(EXAMPLES.glob("*/sensors.toml")):
+        _write(out, f"{path.parent.name}.toml", path.read_bytes())
+
+
+def manual_seeds(out: Path) -> None:
+    for path in sorted(EXAMPLES.glob("*/*")):
+        if path.suffix not in (".txt", ".md"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        blocks = [b.strip("\n") for b in text.split("\n\n") if b.strip()]
+        for i, block in enumerate(blocks, start=1):
+            _write(out, f"{path.parent.name}_{path.stem}_{i:02d}.txt", (block + "\n").encode())
+        if len(text) < 1400:
+            _write(out, f"{path.parent.name}_{path.stem}_whole{path.suffix}", text.encode())
+
+
+def main() -> int:
+    for target, make in (
+        ("frame_decoder", frame_seeds),
+        ("bundle_loader", bundle_seeds),
+        ("sensors_toml", sensors_seeds),
+        ("manual_parser", manual_seeds),
+    ):
+        folder = SEEDS / target
+        if folder.exists():
+            shutil.rmtree(folder)
+        make(folder)
+        print(f"{target}: {len(list(folder.iterdir()))} seeds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""Run the fuzz campaigns: every target (or those named) for a fixed time each, one by one.
+
+``make fuzz`` calls this as ``nice -n 15 .venv/bin/python fuzz/run.py`` with
+``FUZZ_SECONDS`` seconds per target.  Each target keeps its growing corpus in
+build/fuzz/corpus/<target> (started from fuzz/seeds and fuzz/regressions), writes
+its log to build/fuzz/logs/<target>.log and whatever it finds (crash-, timeout-,
+oom- files: the input that did it) to build/fuzz/artifacts/<target>/.  The summary
+(executions, exec/s, coverage, findings) is printed and kept in
+build/fuzz/summary.json.  Exit status 1 when any target found something.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FUZZ = ROOT / "fuzz"
+WORK = ROOT / "build" / "fuzz"
+RSS_LIMIT_MB = 512
+TIMEOUT_S = 10  # one input taking longer than this is a hang
+
+
+@dataclass(frozen=True)
+class Target:
+    """One fuzz target: its engine, where its seeds are, and the largest input it gets."""
+
+    name: str
+    engine: str  # "libfuzzer" (C, clang) or "atheris" (Python)
+    seeds: str  # folder name under fuzz/seeds
+    max_len: int
+    dictionary: str | None = None  # file under fuzz/dicts
+
+
+TARGETS = (
+    Target("frame_decoder_c", "libfuzzer", "frame_decoder", 4096),
+    Target("frame_decoder", "atheris", "frame_decoder", 2200),
+    Target("bundle_loader", "atheris", "bundle_loader", 16384),
+    Target("sensors_toml", "atheris", "sensors_toml", 4096, "sensors_toml.dict"),
+    Target("manual_parser", "atheris", "manual_parser", 2048, "manual_parser.dict"),
+)
+
+
+@dataclass
+class Result:
+    """What one campaign did; ``findings`` are the artifact files it wrote."""
+
+    target: str
+    engine: str
+    seconds: float
+    executions: int = 0
+    exec_per_s: int = 0
+    coverage: str = ""
+    corpus: int = 0
+    peak_rss_mb: int = 0
+    exit_code: int = 0
+    findings: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def build_c_target(clang: str) -> Path:
+    """Compile fuzz/c/frame_decoder.c with libFuzzer, ASan and UBSan (when out of date).
+
+    Coverage instrumentation goes on the codec only: the harness's own loops would
+    add comparison callbacks on every byte without guiding anything.  The codec is
+    built without comparison tracing (four times the speed): the harness's framed mode
+    gets mutations past the CRC instead.
+    """
+    out = WORK / "frame_decoder_c"
+    harness, codec = FUZZ / "c" / "frame_decoder.c", ROOT / "csrc" / "rulec_proto.c"
+    sources = [harness, codec, ROOT / "csrc" / "rulec_proto.h"]
+    if out.exists() and all(out.stat().st_mtime > s.stat().st_mtime for s in sources):
+        return out
+    common = [clang, "-std=c99", "-g", "-O1", "-Wall", "-Wextra", "-fno-sanitize-recover=all",
+              "-I", str(ROOT / "csrc")]
+    objs = WORK / "obj"
+    objs.mkdir(parents=True, exist_ok=True)
+    subprocess.run([*common, "-fsanitize=address,undefined", "-c", str(harness),
+                    "-o", str(objs / "harness.o")], check=True)
+    subprocess.run([*common, "-fsanitize=fuzzer-no-link,address,undefined",
+                    "-fno-sanitize-coverage=trace-cmp", "-c", str(codec),
+                    "-o", str(objs / "codec.o")], check=True)
+    subprocess.run([clang, "-fsanitize=fuzzer,address,undefined", str(objs / "harness.o"),
+                    str(objs / "codec.o"), "-o", str(out)], check=True)
+    return out
+
+
+def command(target: Target, seconds: int, corpus: Path, artifacts: Path) -> list[str]:
+    """The engine's command line; the flags are libFuzzer's, which atheris shares."""
+    if target.engine == "libfuzzer":
+        clang = shutil.which(os.environ.get("CLANG", "clang"))
+        if clang is None:
+            raise FileNotFoundError("clang not found (apt-get install clang libclang-rt-14-dev)")
+        head = [str(build_c_target(clang))]
+    else:
+        head = [sys.executable, str(FUZZ / "targets" / f"{target.name}.py")]
+    flags = [
+        f"-max_total_time={seconds}",
+        f"-timeout={TIMEOUT_S}",
+        f"-rss_limit_mb={RSS_LIMIT_MB}",
+        f"-max_len={target.max_len}",
+        "-print_final_stats=1",
+        f"-artifact_prefix={artifacts}/",
+    ]
+    if target.engine == "libfuzzer":
+        flags.append("-print_coverage=1")  # covered and uncovered functions, at exit
+    if target.dictionary:
+        flags.append(f"-dict={FUZZ / 'dicts' / target.dictionary}")
+    folders = [corpus, FUZZ / "seeds" / target.seeds]
+    regressions = FUZZ / "regressions" / target.name
+    if regressions.is_dir():
+        folders.append(regressions)
+    return head + flags + [str(f) for f in folders]
+
+
+_STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
+_PROGRESS = re.compile(r"cov: (\d+) ft: (\d+) corp: (\d+)")
+
+
+def parse_log(text: str, result: Result) -> None:
+    """Fill executions, exec/s, peak RSS and the last coverage line from a libFuzzer log."""
+    stats = {k: int(v) for k, v in _STAT.findall(text)}
+    result.executions = stats.get("number_of_executed_units", 0)
+    result.exec_per_s = stats.get("average_exec_per_sec", 0)
+    result.peak_rss_mb = stats.get("peak_rss_mb", 0)
+    progress = _PROGRESS.findall(text)
+    if progress:
+        cov, ft, corp = progress[-1]
+        result.coverage = f"cov {cov} ft {ft}"
+        result.corpus = int(corp)
+
+
+def run_target(target: Target, seconds: int) -> Result:
+    corpus = WORK / "corpus" / target.name
+    artifacts = WORK / "artifacts" / target.name
+    logs = WORK / "logs"
+    for folder in (corpus, artifacts, logs):
+        folder.mkdir(parents=True, exist_ok=True)
+    result = Result(target.name, target.engine, seconds)
+    try:
+        cmd = command(target, seconds, corpus, artifacts)
+    except (FileNotFoundError, subprocess.CalledProcessError) as exc:
+        result.note = f"skipped: {exc}"
+        return result
+    before = set(artifacts.iterdir())
+    log = logs / f"{target.name}.log"
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    t0 = time.monotonic()
+    with open(log, "w") as out:
+        out.write(" ".join(cmd) + "\n")
+        out.flush()
+        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+    result.seconds = round(time.monotonic() - t0, 1)
+    result.exit_code = proc.returncode
+    parse_log(log.read_text(errors="replace"), result)
+    result.findings = sorted(str(p.relative_to(ROOT)) for p in set(artifacts.iterdir()) - before)
+    if proc.returncode and not result.findings:
+        result.note = f"engine exited {proc.returncode}: see {log.relative_to(ROOT)}"
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int,
+                        default=int(os.environ.get("FUZZ_SECONDS", "60")),
+                        help="time per target (default: $FUZZ_SECONDS or 60)")
+    parser.add_argument("--targets", default=os.environ.get("FUZZ_TARGETS", ""),
+                        help="comma-separated target names (default: all)")
+    args = parser.parse_args(argv)
+    wanted = [t for t in args.targets.split(",") if t]
+    unknown = set(wanted) - {t.name for t in TARGETS}
+    if unknown:
+        parser.error(f"unknown target(s) {sorted(unknown)}; known: {[t.name for t in TARGETS]}")
+    results = []
+    for target in TARGETS:
+        if wanted and target.name not in wanted:
+            continue
+        print(f"== {target.name} ({target.engine}, {args.seconds} s)", flush=True)
+        r = run_target(target, args.seconds)
+        results.append(r)
+        found = ", ".join(r.findings) or "none"
+        print(f"   {r.executions:,} executions in {r.seconds} s ({r.exec_per_s:,} exec/s), "
+              f"{r.coverage}, corpus {r.corpus}, peak RSS {r.peak_rss_mb} MB; findings: {found}"
+              + (f"; {r.note}" if r.note else ""), flush=True)
+    summary = WORK / "summary.json"
+    summary.parent.mkdir(parents=True, exist_ok=True)
+    summary.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n")
+    print(f"summary: {summary.relative_to(ROOT)}")
+    return 1 if any(r.findings or r.note.startswith("engine") for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

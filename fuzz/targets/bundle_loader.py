@@ -1,0 +1,26 @@
+"""atheris target: the bundle loader (``load_bundle`` / ``decode_bundle``).
+
+By hand: ``.venv/bin/python fuzz/targets/bundle_loader.py -max_len=16384 CORPUS_DIR``.
+Input layout and properties: fuzz/oracles/bundle.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import atheris
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+with atheris.instrument_imports(include=["rulec.runtime"]):
+    from fuzz.oracles.bundle import check_bundle
+
+
+def test_one_input(data: bytes) -> None:
+    check_bundle(data)
+
+
+if __name__ == "__main__":
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()
