@@ -51,7 +51,7 @@ test: $(VENV)/.installed-test
 	RULEC_PUREPYTHON=1 $(BIN)/python -m pytest -m "not wheel"
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check compiler runtime firmware_bridge csrc tests bench examples
+	$(BIN)/ruff check compiler runtime firmware_bridge csrc tests bench examples fuzz tools
 	$(BIN)/mypy compiler runtime firmware_bridge
 
 bench: $(VENV)/.installed-test
