@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler import __version__
-from rulec.compiler.boxes import ThresholdConverter, boxes_of, to_float_bounds
-from rulec.compiler.cnf import atom_arrays, build_cnf
+from rulec.compiler.boxes import Box, ThresholdConverter, boxes_of, to_float_bounds
+from rulec.compiler.cnf import Cnf, atom_arrays, build_cnf
 from rulec.compiler.extractor import Extraction, Problem, atoms_of, extract
-from rulec.compiler.graph import EDGE_TYPES, build_graph
+from rulec.compiler.graph import EDGE_TYPES, Graph, build_graph
 from rulec.compiler.manifest import Manifest, Parameter, load_manifest
 from rulec.compiler.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.rules import Rule, loads_rules
@@ -194,9 +194,66 @@ def _dedupe_ids(result: CompileResult) -> None:
         seen[rule.id] = rule
 
 
+def box_section(rule_boxes: list[list[Box]], param_pos: dict[str, int]) -> dict[str, bytes]:
+    """The bundle's `boxes` section: box i belongs to rule `rule[i]`, its constraints are
+    `start[i]:start[i+1]` of `axis`/`lo`/`hi`/`flags` (docs/bundle-format.md)."""
+    import numpy as np
+
+    box_rule, box_start, axis, lo, hi, flags = [], [0], [], [], [], []
+    for rule_index, boxes in enumerate(rule_boxes):
+        for box in boxes:
+            box_rule.append(rule_index)
+            for name, interval in box.bounds:
+                low, high, flag = to_float_bounds(interval)
+                axis.append(param_pos[name])
+                lo.append(low)
+                hi.append(high)
+                flags.append(flag)
+            box_start.append(len(axis))
+    return {
+        "rule": np.asarray(box_rule, dtype="<i4").tobytes(),
+        "start": np.asarray(box_start, dtype="<i4").tobytes(),
+        "axis": np.asarray(axis, dtype="<i4").tobytes(),
+        "lo": np.asarray(lo, dtype="<f8").tobytes(),
+        "hi": np.asarray(hi, dtype="<f8").tobytes(),
+        "flags": np.asarray(flags, dtype="u1").tobytes(),
+    }
+
+
+def cnf_section(cnf: Cnf, n_rules: int, param_pos: dict[str, int]) -> dict[str, Any]:
+    """The bundle's `cnf` section; clauses of rules past the first `n_rules` (procedures)
+    belong to no rule (-1)."""
+    import numpy as np
+
+    cnf_start = [0]
+    literals: list[int] = []
+    for clause in cnf.clauses:
+        literals.extend(clause)
+        cnf_start.append(len(literals))
+    return {
+        "variables": cnf.variables,
+        "start": np.asarray(cnf_start, dtype="<i4").tobytes(),
+        "literals": np.asarray(literals, dtype="<i4").tobytes(),
+        "clause_rule": np.asarray(
+            [r if r < n_rules else -1 for r in cnf.clause_rule], dtype="<i4").tobytes(),
+        "atoms": atom_arrays(cnf, param_pos),
+    }
+
+
+def graph_section(graph: Graph) -> dict[str, Any]:
+    """The bundle's `graph` section: typed nodes and CSR edges."""
+    indptr, indices, etype = graph.csr()
+    return {
+        "nodes": graph.nodes,
+        "edge_types": list(EDGE_TYPES),
+        "indptr": indptr.tobytes(),
+        "indices": indices.tobytes(),
+        "etype": etype.tobytes(),
+    }
+
+
 def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
     """Everything the bundle holds, from the rule objects: boxes, CNF, graph, procedures."""
-    import numpy as np
 
     params = result.params
     units = {name: info.unit_symbol for name, info in params.params.items()}
@@ -229,53 +286,16 @@ def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
         params.params[name].unit_symbol = unit
     names = list(params.params)
     param_pos = {name: i for i, name in enumerate(names)}
-    box_rule, box_start, axis, lo, hi, flags = [], [0], [], [], [], []
-    for rule_index, boxes in enumerate(rule_boxes):
-        for box in boxes:
-            box_rule.append(rule_index)
-            for name, interval in box.bounds:
-                low, high, flag = to_float_bounds(interval)
-                axis.append(param_pos[name])
-                lo.append(low)
-                hi.append(high)
-                flags.append(flag)
-            box_start.append(len(axis))
     cnf = build_cnf([*kept, *procedures], conv)
-    cnf_start = [0]
-    literals: list[int] = []
-    for clause in cnf.clauses:
-        literals.extend(clause)
-        cnf_start.append(len(literals))
     graph = build_graph([*kept, *procedures], result.descriptive, params, conv)
-    indptr, indices, etype = graph.csr()
     result.rules = [*kept, *procedures]
     payload: dict[str, Any] = {
         "meta": {},
         "parameters": [_parameter_entry(name, params, result.manifest) for name in names],
         "rules": [_rule_entry(rule) for rule in kept],
-        "boxes": {
-            "rule": np.asarray(box_rule, dtype="<i4").tobytes(),
-            "start": np.asarray(box_start, dtype="<i4").tobytes(),
-            "axis": np.asarray(axis, dtype="<i4").tobytes(),
-            "lo": np.asarray(lo, dtype="<f8").tobytes(),
-            "hi": np.asarray(hi, dtype="<f8").tobytes(),
-            "flags": np.asarray(flags, dtype="u1").tobytes(),
-        },
-        "cnf": {
-            "variables": cnf.variables,
-            "start": np.asarray(cnf_start, dtype="<i4").tobytes(),
-            "literals": np.asarray(literals, dtype="<i4").tobytes(),
-            "clause_rule": np.asarray(
-                [r if r < len(kept) else -1 for r in cnf.clause_rule], dtype="<i4").tobytes(),
-            "atoms": atom_arrays(cnf, param_pos),
-        },
-        "graph": {
-            "nodes": graph.nodes,
-            "edge_types": list(EDGE_TYPES),
-            "indptr": indptr.tobytes(),
-            "indices": indices.tobytes(),
-            "etype": etype.tobytes(),
-        },
+        "boxes": box_section(rule_boxes, param_pos),
+        "cnf": cnf_section(cnf, len(kept), param_pos),
+        "graph": graph_section(graph),
         "procedures": [_procedure_entry(p) for p in procedures],
     }
     sources = [{"file": d.rel, "sha256": d.sha256} for d in result.documents]

@@ -20,11 +20,11 @@ from itertools import count
 from typing import Any
 
 from rulec.compiler import __version__
-from rulec.compiler.boxes import ThresholdConverter, boxes_of, to_float_bounds
-from rulec.compiler.cnf import atom_arrays, build_cnf
-from rulec.compiler.graph import EDGE_TYPES, build_graph
+from rulec.compiler.boxes import ThresholdConverter, boxes_of
+from rulec.compiler.cnf import build_cnf
+from rulec.compiler.graph import build_graph
 from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.pipeline import _condition_text
+from rulec.compiler.pipeline import _condition_text, box_section, cnf_section, graph_section
 from rulec.compiler.rules import (
     OPS,
     All,
@@ -266,7 +266,6 @@ def rebuild_payload(model: BundleModel, values: dict[BoundKey, float],
                     refined: dict[str, Any] | None = None) -> dict[str, Any]:
     """The payload with the given bounds moved; every threshold-derived section rebuilt
     with the compiler's builders, everything else copied.  `refined` goes into meta."""
-    import numpy as np
 
     old = model.payload
     conditions = moved_conditions(model, values)
@@ -275,24 +274,9 @@ def rebuild_payload(model: BundleModel, values: dict[BoundKey, float],
     n_kept = len(old["rules"])
     names = model.param_names()
     param_pos = {name: i for i, name in enumerate(names)}
-    box_rule, box_start, axis, lo, hi, flags = [], [0], [], [], [], []
-    for rule_index, cond in enumerate(conditions):
-        for box in (boxes_of(cond, conv) if cond is not None else []):
-            box_rule.append(rule_index)
-            for name, interval in box.bounds:
-                low, high, flag = to_float_bounds(interval)
-                axis.append(param_pos[name])
-                lo.append(low)
-                hi.append(high)
-                flags.append(flag)
-            box_start.append(len(axis))
+    rule_boxes = [boxes_of(cond, conv) if cond is not None else [] for cond in conditions]
     cnf = build_cnf(rules, conv)
-    cnf_start, literals = [0], []
-    for clause in cnf.clauses:
-        literals.extend(clause)
-        cnf_start.append(len(literals))
     graph = build_graph(rules, _descriptive(old["graph"]), _parameter_table(old), conv)
-    indptr, indices, etype = graph.csr()
     rule_entries = []
     for entry, cond in zip(old["rules"], conditions, strict=True):
         entry = dict(entry)
@@ -301,29 +285,9 @@ def rebuild_payload(model: BundleModel, values: dict[BoundKey, float],
         rule_entries.append(entry)
     payload = dict(old)
     payload["rules"] = rule_entries
-    payload["boxes"] = {
-        "rule": np.asarray(box_rule, dtype="<i4").tobytes(),
-        "start": np.asarray(box_start, dtype="<i4").tobytes(),
-        "axis": np.asarray(axis, dtype="<i4").tobytes(),
-        "lo": np.asarray(lo, dtype="<f8").tobytes(),
-        "hi": np.asarray(hi, dtype="<f8").tobytes(),
-        "flags": np.asarray(flags, dtype="u1").tobytes(),
-    }
-    payload["cnf"] = {
-        "variables": cnf.variables,
-        "start": np.asarray(cnf_start, dtype="<i4").tobytes(),
-        "literals": np.asarray(literals, dtype="<i4").tobytes(),
-        "clause_rule": np.asarray(
-            [r if r < n_kept else -1 for r in cnf.clause_rule], dtype="<i4").tobytes(),
-        "atoms": atom_arrays(cnf, param_pos),
-    }
-    payload["graph"] = {
-        "nodes": graph.nodes,
-        "edge_types": list(EDGE_TYPES),
-        "indptr": indptr.tobytes(),
-        "indices": indices.tobytes(),
-        "etype": etype.tobytes(),
-    }
+    payload["boxes"] = box_section(rule_boxes, param_pos)
+    payload["cnf"] = cnf_section(cnf, n_kept, param_pos)
+    payload["graph"] = graph_section(graph)
     if refined is not None:
         meta = dict(old["meta"])
         fingerprint = hashlib.sha256(repr((meta.get("sources"), rule_entries, __version__,
