@@ -12,12 +12,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulec.runtime.bundle_format import check_container, frame_signed, fsync_folder
+from rulec.runtime.bundle_format import check_container, frame_signed, write_file_atomically
 from rulec.runtime.errors import KeyFileError
 from rulec.runtime.signing import (
     TrustedKey,
@@ -106,30 +105,10 @@ def generate_keypair(name: str | os.PathLike[str], force: bool = False) -> Signi
 
 def _write_key_file(path: Path, data: bytes, mode: int) -> None:
     """Atomic write whose file is never readable by others, not even for a moment."""
-    folder = path.parent if str(path.parent) else Path(".")
-    tmp_name: str | None = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        try:  # mkstemp creates the file 0600
-            view = memoryview(data)
-            written = 0
-            while written < len(view):
-                written += os.write(fd, view[written:])
-            os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp_name, path)
-        tmp_name = None
-        fsync_folder(folder)
+        write_file_atomically(path, data, mode)
     except OSError as exc:
         raise KeyFileError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
 
 
 def load_signing_key(path: str | os.PathLike[str]) -> SigningKey:

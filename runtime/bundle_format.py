@@ -365,13 +365,24 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically and durably.
 
     A reader (the onboard hot-reload) sees either the old file or the complete new one,
-    never a half-written bundle, even across a power cut: temporary file in the same
-    folder (``.NAME.*.tmp``, mode 0600 until complete), every byte written, mode
-    0644, fsync, ``os.replace``, then fsync of the folder.  The bytes are decoded first so
-    a broken container is never written.  A writer killed mid-way leaves its temporary
-    file behind (nothing can remove it), never a partial ``path``.
+    never a half-written bundle, even across a power cut (``write_file_atomically``).
+    The bytes are decoded first so a broken container is never written.  A writer killed
+    mid-way leaves its temporary file behind (nothing can remove it), never a partial
+    ``path``.
     """
     decode_bundle(data)
+    try:
+        write_file_atomically(path, data, 0o644)
+    except OSError as exc:
+        raise BundleError(f"cannot write bundle file {str(path)!r}: {exc}") from exc
+
+
+def write_file_atomically(path: str | os.PathLike[str], data: bytes, mode: int) -> None:
+    """Temporary file in the same folder (``.NAME.*.tmp``, 0600 until complete), every
+    byte written, ``mode``, fsync, ``os.replace``, then fsync of the folder; the
+    temporary file is removed on failure.  Raises ``OSError``; callers name the file
+    kind.  Shared by bundles (0644) and private keys (0600, never readable by others).
+    """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     tmp_name: str | None = None
@@ -386,7 +397,7 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
                 written += os.write(fd, view[written:end])  # may write less: loop
                 if progress is not None:
                     progress("write", written)
-            os.fchmod(fd, 0o644)
+            os.fchmod(fd, mode)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -397,8 +408,6 @@ def write_bundle_file(path: str | os.PathLike[str], data: bytes) -> None:
         if progress is not None:
             progress("replace", written)
         fsync_folder(folder)
-    except OSError as exc:
-        raise BundleError(f"cannot write bundle file {str(target)!r}: {exc}") from exc
     finally:
         if tmp_name is not None:
             try:
