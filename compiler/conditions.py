@@ -52,6 +52,7 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("equal", "to"), "=="),
     (("exceeds",), ">"), (("exceed",), ">"), (("exceeding",), ">"), (("exceeded",), ">"),
     (("above",), ">"), (("over",), ">"), (("beyond",), ">"),
+    (("surpasses",), ">"), (("surpass",), ">"), (("surpassing",), ">"),
     (("below",), "<"), (("under",), "<"), (("beneath",), "<"),
     (("reaches",), "=="), (("reach",), "=="), (("reached",), "=="), (("reaching",), "=="),
     (("equals",), "=="), (("hits",), "=="),

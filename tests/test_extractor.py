@@ -369,3 +369,11 @@ def test_ensure_states_a_requirement() -> None:
 ])
 def test_prepositional_descriptions_stay_descriptive(sentence: str) -> None:
     assert not extract(split_statements(sentence + "\n", "m.txt"), PARAMS).rules
+
+
+def test_surpasses_is_strictly_above() -> None:
+    got = one("If the oil pressure surpasses 120 psi, stop the engine.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 120, "psi")
+    got = one("The oil pressure must not surpass 130 psi.")
+    assert got["kind"] == "constraint"
+    assert stripped(got["cond"]) == {"not": atom("pressure", "<=", 130, "psi")}
