@@ -85,9 +85,14 @@ _SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|danger)\s*
 _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
 # What a condition's subject "is" or "does" when the sentence names a hazard rather than an
 # order: "Temperatures over 105 °C are critical", "Vibration above 7 mm/s indicates a fault".
+# "indicates", "triggers"... make a rule only when what follows names trouble or an order
+# follows (";", ":"): "Levels above 90 % indicate the tank is nearly full" stays a fact.
 _CONSEQUENCE = re.compile(
-    r"\b(?:indicates?|signals?|denotes?|signif(?:y|ies)|warrants?|calls? for|"
-    r"triggers?|sets? off|raises? an?|"
+    r"\b(?:(?:indicates?|signals?|denotes?|signif(?:y|ies)|triggers?|sets? off|raises?)\b"
+    r"(?=[^.;:]*?\b(?:fault|failure|malfunction|leak\w*|blockage|problem|danger\w*|"
+    r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
+    r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip)\b|[^.]*[;:])|"
+    r"warrants?|calls? for|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
     r"(?:\w+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",

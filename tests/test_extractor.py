@@ -377,3 +377,18 @@ def test_surpasses_is_strictly_above() -> None:
     got = one("The oil pressure must not surpass 130 psi.")
     assert got["kind"] == "constraint"
     assert stripped(got["cond"]) == {"not": atom("pressure", "<=", 130, "psi")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "Humidity above 90 percent indicates that the room is occupied.",
+    "An oil temperature above 60 °C signals that the engine is warm.",
+])
+def test_an_indication_of_a_normal_state_is_descriptive(sentence: str) -> None:
+    assert not extract(split_statements(sentence + "\n", "m.txt"), PARAMS).rules
+
+
+def test_an_indication_of_trouble_is_a_rule() -> None:
+    got = one("Oil pressure below 20 psi indicates a possible pump failure.")
+    assert stripped(got["cond"]) == atom("pressure", "<", 20, "psi")
+    got = one("An oil temperature above 140 °C triggers the overheat alarm.")
+    assert stripped(got["cond"]) == atom("temp", ">", 140, "degC")
