@@ -13,12 +13,11 @@ when to use them and keep the error messages of the reference.
 
 from __future__ import annotations
 
-import importlib
 import struct
 from types import ModuleType
 from typing import Any, Final
 
-from rulec.runtime.backend import forced_pure
+from rulec.runtime.backend import OptionalModule, forced_pure
 
 __all__ = [
     "NATIVE",
@@ -38,28 +37,19 @@ _RECORDS = 256  # frames per C call
 _PAYLOAD_SPACE = 64 * 1024  # payload bytes per C call (at least one 1024-byte payload)
 _MAX_SLICE = 1 << 24  # bytes per C call: the uint32 counters cannot wrap twice in one
 
-_native: ModuleType | None = None
-_native_error: BaseException | None = None
-_native_tried = False
+_CODEC_MODULE = OptionalModule(_MODULE)
 
 Buffer = bytes | bytearray | memoryview
 
 
 def load_native() -> ModuleType | None:
     """The compiled codec module, or None when it is not built; ignores RULEC_PUREPYTHON."""
-    global _native, _native_error, _native_tried
-    if not _native_tried:
-        _native_tried = True
-        try:
-            _native = importlib.import_module(_MODULE)
-        except ImportError as exc:
-            _native_error = exc
-    return _native
+    return _CODEC_MODULE.load()
 
 
 def native_error() -> BaseException | None:
     """Why the codec did not load (None if it loaded or was never tried)."""
-    return _native_error
+    return _CODEC_MODULE.error()
 
 
 def _bytes_view(data: Buffer) -> bytes | bytearray | memoryview:

@@ -19,9 +19,33 @@ BackendName = Literal["native", "numpy"]
 ENV_VAR: Final = "RULEC_PUREPYTHON"
 _NATIVE_MODULE: Final = "rulec.runtime._kernel"
 
-_native: ModuleType | None = None
-_native_error: BaseException | None = None
-_native_tried = False
+class OptionalModule:
+    """A compiled extension that may not be built: imported once, on first use, with the
+    reason kept when it fails.  The kernel here and the wire codec
+    (``rulec.firmware_bridge.native_codec``) each hold one."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._module: ModuleType | None = None
+        self._error: BaseException | None = None
+        self._tried = False
+
+    def load(self) -> ModuleType | None:
+        """The module, or None when it is not built or fails to load (cached)."""
+        if not self._tried:
+            self._tried = True
+            try:
+                self._module = importlib.import_module(self.name)
+            except ImportError as exc:
+                self._error = exc
+        return self._module
+
+    def error(self) -> BaseException | None:
+        """Why it did not load (None if it loaded or was never tried)."""
+        return self._error
+
+
+_KERNEL = OptionalModule(_NATIVE_MODULE)
 
 
 def load_native() -> ModuleType | None:
@@ -30,19 +54,12 @@ def load_native() -> ModuleType | None:
     Lazy and cached; it ignores ``RULEC_PUREPYTHON`` so tests can compare both backends
     in one process.
     """
-    global _native, _native_error, _native_tried
-    if not _native_tried:
-        _native_tried = True
-        try:
-            _native = importlib.import_module(_NATIVE_MODULE)
-        except ImportError as exc:
-            _native_error = exc
-    return _native
+    return _KERNEL.load()
 
 
 def native_error() -> BaseException | None:
     """Why the kernel did not load (None if it loaded or was never tried)."""
-    return _native_error
+    return _KERNEL.error()
 
 
 def forced_pure() -> bool:
@@ -56,7 +73,7 @@ def _choose() -> BackendName:
     if load_native() is not None:
         return "native"
     warnings.warn(
-        f"rulec: C containment kernel unavailable ({_native_error}); "
+        f"rulec: C containment kernel unavailable ({_KERNEL.error()}); "
         "using the slower numpy fallback",
         RuntimeWarning,
         stacklevel=2,
