@@ -41,14 +41,17 @@ class SigningKey:
     """A loaded private key with its public half and key id."""
 
     private: Any  # cryptography's Ed25519PrivateKey
-    public_raw: bytes
-    key_id: bytes
+    public: TrustedKey  # the public half, as the runtime holds it
     source: str
+
+    @property
+    def key_id(self) -> bytes:
+        return self.public.key_id
 
     @property
     def fingerprint(self) -> str:
         """The first 16 hex digits of the key id (what the daemon logs and errors show)."""
-        return self.key_id.hex()[:16]
+        return self.public.fingerprint
 
     def sign(self, message: bytes) -> bytes:
         """The 64-byte Ed25519 signature of ``message``."""
@@ -56,8 +59,8 @@ class SigningKey:
         return signature
 
     def trusted(self) -> TrustedKey:
-        """The public half as the runtime holds it, for a verification round trip."""
-        return TrustedKey(self.public_raw, self.key_id, f"{self.source}.pub")
+        """The public half, for a verification round trip."""
+        return self.public
 
 
 def public_key_path(private_path: str | os.PathLike[str]) -> Path:
@@ -72,7 +75,7 @@ def _from_private(private: Any, source: str) -> SigningKey:
     raw = private.public_key().public_bytes(
         serialization.Encoding.Raw, serialization.PublicFormat.Raw
     )
-    return SigningKey(private, raw, key_id_of(raw), source)
+    return SigningKey(private, TrustedKey(raw, key_id_of(raw), f"{source}.pub"), source)
 
 
 def generate_keypair(name: str | os.PathLike[str], force: bool = False) -> SigningKey:
