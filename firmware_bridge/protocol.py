@@ -508,20 +508,32 @@ def decode_telemetry(payload: bytes) -> dict[int, float]:
 
 def encode_advisory(adv: Advisory) -> bytes:
     """ADVISORY payload: event u8, severity u8, id length u16, id UTF-8, then values."""
-    event = EVENT_CODES.get(adv.event)
-    severity = SEVERITY_CODES.get(adv.severity)
-    if event is None:
-        raise ProtocolError(f"advisory event {adv.event!r} is not 'raise' or 'clear'")
-    if severity is None:
+    return encode_advisory_values(advisory_head(adv.event, adv.severity, adv.rule_id),
+                                  adv.values)
+
+
+def advisory_head(event: str, severity: str, rule_id: str) -> bytes:
+    """The fixed start of an ADVISORY payload (event, severity, rule id), checked.
+
+    A sender that raises and clears the same rules can keep these and pay only for
+    the values (``encode_advisory_values``).
+    """
+    event_code = EVENT_CODES.get(event)
+    severity_code = SEVERITY_CODES.get(severity)
+    if event_code is None:
+        raise ProtocolError(f"advisory event {event!r} is not 'raise' or 'clear'")
+    if severity_code is None:
         raise ProtocolError(
-            f"advisory severity {adv.severity!r} is not one of {list(SEVERITY_CODES)}"
+            f"advisory severity {severity!r} is not one of {list(SEVERITY_CODES)}"
         )
-    rule_id = _encode_text(adv.rule_id, "advisory rule_id")
-    payload = (
-        _ADVISORY_HEAD.pack(event, severity, len(rule_id) & 0xFFFF)
-        + rule_id
-        + _encode_pairs(adv.values, "advisory")
-    )
+    rule_id_bytes = _encode_text(rule_id, "advisory rule_id")
+    return _ADVISORY_HEAD.pack(event_code, severity_code, len(rule_id_bytes) & 0xFFFF) + (
+        rule_id_bytes)
+
+
+def encode_advisory_values(head: bytes, values: Mapping[int, float]) -> bytes:
+    """A whole ADVISORY payload from its ``advisory_head`` and the values by channel."""
+    payload = head + _encode_pairs(values, "advisory")
     _check_payload(payload, "advisory")
     return payload
 

@@ -18,19 +18,13 @@ Which rules *fire*, by the paths switched on (``Engine(bundle, paths=...)``, the
   action entail it with C absent; geometry fires neither);
 - neither: nothing fires; the graph path alone annotates, it never decides.
 
-`step(t, state)` follows a stream and reports raise/clear events: on-delay (a rule's
-``for more than T``, measured from the first sample where the condition held), off-delay
-(``clear_delay_s``: clears once the condition has been false that long), per-parameter
-deadband hysteresis, latching until `acknowledge(rule_id)` (``latch``), and sensor
-validity (NaN, infinite, outside the manifest range, stale) as fault events: invalid data
-never satisfies a condition, and a raised rule whose data turns invalid clears at once
-(unless latched).
+`step(t, state)` follows a stream and reports raise/clear/fault events: the stream
+state and its semantics live in ``runtime/stream.py``.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +41,7 @@ from rulec.runtime.procedures import Procedure, ProcedureBook
 from rulec.runtime.proof import comparisons, proof
 from rulec.runtime.proof import nearest as nearest_boundaries
 from rulec.runtime.related import GraphPath
+from rulec.runtime.stream import Event, EventStream, to_number
 
 if TYPE_CHECKING:
     from rulec.runtime.logic import LogicPath, LogicResult
@@ -172,33 +167,6 @@ class Evaluation:
         return out
 
 
-@dataclass(frozen=True)
-class Event:
-    t: float
-    event: str  # "raise" | "clear" | "fault" | "fault_clear"
-    rule: str | None
-    severity: str | None
-    advisory: str
-    source: dict[str, Any] | None
-    values: dict[str, float | None]
-    procedures: tuple[str, ...] = ()  # checklists a raised rule starts (graph path)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": self.t, "event": self.event}
-        if self.rule is not None:
-            out["rule"] = self.rule
-            out["severity"] = self.severity
-        out["advisory"] = self.advisory
-        if self.source is not None:
-            out["source"] = self.source
-        out["values"] = {
-            k: (v if v is None or math.isfinite(v) else None) for k, v in self.values.items()
-        }
-        if self.procedures:
-            out["procedures"] = list(self.procedures)
-        return out
-
-
 class Engine:
     """Evaluates states against one validated bundle."""
 
@@ -214,23 +182,15 @@ class Engine:
         self._lo = np.array([p.range_lo for p in params], dtype=np.float64)
         self._hi = np.array([p.range_hi for p in params], dtype=np.float64)
         span = np.where(np.isfinite(self._hi - self._lo), self._hi - self._lo, 1.0)
-        # The per-sample validity test runs on plain floats: for a handful of parameters a
-        # Python loop beats both numpy scalar indexing and numpy vector calls.  Infinite
-        # range ends are clamped to the largest double so that +-inf still fails them.
-        big = sys.float_info.max
-        self._valid_lo = [max(float(v), -big) for v in self._lo.tolist()]
-        self._valid_hi = [min(float(v), big) for v in self._hi.tolist()]
-        self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
-                         for p in params]
         b = bundle.boxes
+        self.span = span
         self._index = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, span,
                                backend=backend)
         self.backend: BackendName = self._index.backend
-        self._hold_index = self._deadband_index(span, self.backend)
-        self._box_rule = np.asarray(b.rule)
+        self._box_rule: list[int] = np.asarray(b.rule).tolist()
         self._rule_boxes: dict[int, list[int]] = {}
         self._rule_axes: dict[int, frozenset[int]] = {}
-        for box, rule in enumerate(self._box_rule.tolist()):
+        for box, rule in enumerate(self._box_rule):
             self._rule_boxes.setdefault(rule, []).append(box)
             axes = b.axis[b.start[box]:b.start[box + 1]].tolist()
             self._rule_axes[rule] = self._rule_axes.get(rule, frozenset()) | frozenset(axes)
@@ -247,16 +207,7 @@ class Engine:
             if self.logic_status != "ok" and "geometry" not in self.paths:
                 raise BundleError(f"the logic path cannot run ({self.logic_status}), and "
                                   "with geometry off nothing else decides which rules fire")
-        # stream state
-        self._t: float | None = None
-        self._last_value = np.full(self.n_params, np.nan)
-        self._last_time: list[float] = [-math.inf] * self.n_params  # -inf: never seen
-        self._raised: dict[int, float] = {}
-        self._since: dict[int, float] = {}
-        self._false_since: dict[int, float] = {}
-        self._acked: set[int] = set()
-        self._invalid_rules: set[int] = set()
-        self._faults: dict[str, str] = {}
+        self.stream = EventStream(self)
 
     @property
     def _logic(self) -> LogicPath:
@@ -278,7 +229,7 @@ class Engine:
         faults: list[SensorFault] = []
         for name, raw in state.items():
             index = self._param(name)
-            value = _number(name, raw)
+            value = to_number(name, raw)
             reason = self._invalid(index, value)
             if reason:
                 faults.append(SensorFault(self.bundle.parameters[index].name, value, reason))
@@ -482,54 +433,7 @@ class Engine:
 
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
         """Advance the stream to time t with new samples; return raise/clear/fault events."""
-        events: list[Event] = []
-        for name, raw in state.items():
-            index = self._param(name)
-            self._last_value[index] = _number(name, raw)
-            self._last_time[index] = t
-        self._t = t
-        x = self._last_value.copy()
-        faults_now: dict[str, str] = {}
-        faulted: set[int] = set()
-        for i, (v, seen, lo, hi, age) in enumerate(zip(
-                x.tolist(), self._last_time, self._valid_lo, self._valid_hi, self._max_age,
-                strict=True)):
-            if seen == -math.inf or (lo <= v <= hi and t - seen <= age):
-                continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
-            faults_now[self.bundle.parameters[i].name] = self._invalid(i, v) or "stale"
-            faulted.add(i)
-            x[i] = np.nan
-        events.extend(self._fault_events(t, faults_now))
-        strict = self._stream_fired(x)
-        hold = self._rules_of(self._hold_index.match(x)) if self._hold_index else strict
-        self._invalid_rules = (
-            {r for r, axes in self._rule_axes.items() if axes & faulted} if faulted else set())
-        for r in sorted(set(strict) | set(self._raised) | set(self._since)):
-            spec = self.bundle.rules[r]
-            if r in self._raised:
-                if r in hold:
-                    self._false_since.pop(r, None)
-                    continue
-                self._false_since.setdefault(r, t)
-                if self._may_clear(r, t):
-                    events.append(self._clear(t, r, x))
-                continue
-            if r not in strict:
-                self._since.pop(r, None)
-                continue
-            since = self._since.setdefault(r, t)
-            held = t - since
-            due = (
-                spec.duration_s is None
-                or held > spec.duration_s
-                or (spec.duration_inclusive and held >= spec.duration_s)
-            )
-            if due:
-                self._raised[r] = t
-                self._acked.discard(r)
-                self._false_since.pop(r, None)
-                events.append(self._event(t, "raise", r, x, strict[r]))
-        return events
+        return self.stream.step(t, state)
 
     def _stream_fired(self, x: np.ndarray) -> dict[int, list[int]]:
         """Rules whose condition holds now (durations included), with their boxes."""
@@ -540,123 +444,31 @@ class Engine:
         fired = self._logic_fired(self._logic.evaluate(x))
         return {r: self._containing(r, x) for r in sorted(fired)}
 
-    def _may_clear(self, r: int, t: float) -> bool:
-        """A raised rule whose condition stopped holding: latch, invalid data, off-delay."""
-        spec = self.bundle.rules[r]
-        if spec.latch and r not in self._acked:
-            return False
-        if r in self._invalid_rules or not spec.clear_delay_s:
-            return True
-        return t - self._false_since[r] >= spec.clear_delay_s
-
-    def _clear(self, t: float, r: int, x: np.ndarray) -> Event:
-        del self._raised[r]
-        self._since.pop(r, None)
-        self._false_since.pop(r, None)
-        self._acked.discard(r)
-        return self._event(t, "clear", r, x, None)
-
     def acknowledge(self, rule_id: str, t: float | None = None) -> list[Event]:
         """Acknowledge a raised rule: a latched one whose condition has ended clears now
         (its clear event is returned); one whose condition still holds clears when it
         ends.  Acknowledging a rule that is not raised does nothing."""
-        r = self.bundle.rule_index.get(rule_id)
-        if r is None:
-            raise StateError(f"unknown rule {rule_id!r}")
-        if r not in self._raised:
-            return []
-        self._acked.add(r)
-        now = self._t if t is None else t
-        if now is None or r not in self._false_since or not self._may_clear(r, now):
-            return []
-        x = self._last_value.copy()
-        return [self._clear(now, r, x)]
+        return self.stream.acknowledge(rule_id, t)
 
     def active(self) -> list[str]:
         """Ids of the rules raised now, most severe first."""
-        return [self.bundle.rules[r].id for r in self._ordered(self._raised)]
+        return [self.bundle.rules[r].id for r in self._ordered(self.stream.active())]
 
     def awaiting_acknowledgement(self) -> list[str]:
         """Latched rules whose condition has ended: raised until acknowledged."""
-        return [self.bundle.rules[r].id for r in self._ordered(self._raised)
-                if self.bundle.rules[r].latch and r not in self._acked
-                and r in self._false_since]
+        return [self.bundle.rules[r].id
+                for r in self._ordered(self.stream.awaiting_acknowledgement())]
 
     def reset(self) -> None:
-        self._t = None
-        self._last_value[:] = np.nan
-        self._last_time[:] = [-math.inf] * self.n_params
-        self._raised.clear()
-        self._since.clear()
-        self._false_since.clear()
-        self._acked.clear()
-        self._invalid_rules.clear()
-        self._faults.clear()
+        """Forget the stream: no values, nothing raised, no timers."""
+        self.stream.reset()
 
     def _rules_of(self, boxes: np.ndarray) -> dict[int, list[int]]:
         out: dict[int, list[int]] = {}
+        box_rule = self._box_rule
         for box in boxes.tolist():
-            out.setdefault(int(self._box_rule[box]), []).append(box)
+            out.setdefault(box_rule[box], []).append(box)
         return out
-
-    def _event(
-        self, t: float, kind: str, rule_index: int, x: np.ndarray, boxes: list[int] | None
-    ) -> Event:
-        spec = self.bundle.rules[rule_index]
-        values = self._values_of(rule_index, x)
-        procedures: tuple[str, ...] = ()
-        if kind == "raise":
-            words = describe_box(self.bundle, boxes[0], x) if boxes else spec.condition_text
-            advisory = render_advisory(self.bundle, spec, words, x)
-            if "graph" in self.paths:
-                procedures = tuple(self._graph.procedures_started_by(rule_index))
-        else:
-            advisory = f"Cleared: {spec.action}"
-        return Event(t, kind, spec.id, spec.severity, advisory, spec.source, values, procedures)
-
-    def _values_of(self, rule_index: int, x: np.ndarray) -> dict[str, float | None]:
-        return {
-            self.bundle.parameters[a].name: (None if math.isnan(x[a]) else float(x[a]))
-            for a in sorted(self._rule_axes.get(rule_index, ()))
-        }
-
-    def _fault_events(self, t: float, now: dict[str, str]) -> list[Event]:
-        events = []
-        for name, reason in now.items():
-            if self._faults.get(name) != reason:
-                value = self._last_value[self.bundle.param_index[name]]
-                events.append(
-                    Event(
-                        t,
-                        "fault",
-                        None,
-                        "caution",
-                        f"Sensor fault: {name} {reason}",
-                        None,
-                        {name: float(value)},
-                    )
-                )
-        for name in list(self._faults):
-            if name not in now:
-                events.append(
-                    Event(t, "fault_clear", None, None, f"Sensor {name} valid again", None, {})
-                )
-        self._faults = dict(now)
-        return events
-
-    def _deadband_index(self, span: np.ndarray, backend: BackendName) -> BoxIndex | None:
-        """Boxes widened by each parameter's deadband: a raised rule holds while inside."""
-        dead = np.array([p.deadband for p in self.bundle.parameters], dtype=np.float64)
-        if not np.any(dead > 0):
-            return None
-        b = self.bundle.boxes
-        d = dead[np.asarray(b.axis)] if b.axis.size else np.zeros(0)
-        lo = np.where(np.isfinite(b.lo) & (d > 0), b.lo - d, b.lo)
-        hi = np.where(np.isfinite(b.hi) & (d > 0), b.hi + d, b.hi)
-        flags = np.asarray(b.flags).copy()
-        flags[(d > 0) & np.isfinite(b.lo)] |= 1
-        flags[(d > 0) & np.isfinite(b.hi)] |= 2
-        return BoxIndex(self.n_params, b.start, b.axis, lo, hi, flags, span, backend=backend)
 
 
 def _logic_status(bundle: Bundle) -> str:
@@ -683,16 +495,3 @@ def _build_logic(bundle: Bundle, backend: BackendName | None) -> LogicPath:
 
 def _us(started: float) -> float:
     return round((time.perf_counter() - started) * 1e6, 3)
-
-
-def _number(name: str, raw: Any) -> float:
-    if isinstance(raw, bool):
-        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
-    if isinstance(raw, (int, float)):
-        return float(raw)
-    if not isinstance(raw, str):
-        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
-    try:
-        return float(raw.strip())
-    except ValueError:
-        raise StateError(f"value of {name!r} is not a number: {raw!r}") from None

@@ -139,6 +139,8 @@ class Daemon:
             else None
         )
         self._channels = _channel_map(self.engine)
+        self._name_channel = {name: ch for ch, name in self._channels.items()}
+        self._advisory_heads: dict[tuple[str, str, str], bytes] = {}  # (event, severity, rule)
         self._new_decoder = _decoder_factory(config)
         self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
         self._peers: dict[str | None, _Peer] = {}
@@ -419,14 +421,20 @@ class Daemon:
         return None if index is None else self.engine.bundle.parameters[index].channel
 
     def _send_advisory(self, ev: Event, sender: str | None) -> None:
-        values: dict[int, float] = {}
-        for name, value in ev.values.items():
-            channel = self._channel_of(name)
-            if channel is not None and value is not None:
-                values[channel] = value
+        channel_of = self._name_channel
+        values = {channel_of[name]: value for name, value in ev.values.items()
+                  if value is not None and name in channel_of}
         assert ev.rule is not None
-        advisory = wire.Advisory(ev.event, ev.severity or "", ev.rule, values)
-        self._send(wire.MsgType.ADVISORY, wire.encode_advisory(advisory), _us(ev.t), sender)
+        key = (ev.event, ev.severity or "", ev.rule)
+        try:
+            head = self._advisory_heads.get(key)
+            if head is None:
+                head = self._advisory_heads[key] = wire.advisory_head(*key)
+            payload = wire.encode_advisory_values(head, values)
+        except wire.ProtocolError as exc:
+            self._tx_error(wire.MsgType.ADVISORY, exc)
+            return
+        self._send(wire.MsgType.ADVISORY, payload, _us(ev.t), sender)
 
     def _send(self, msg_type: wire.MsgType, payload: bytes, t_us: int, peer: str | None) -> None:
         if not self.binary:
@@ -434,21 +442,18 @@ class Daemon:
         try:
             data = wire.encode_raw_frame(int(msg_type), self._tx_seq, t_us, payload)
         except (wire.ProtocolError, ValueError, OverflowError) as exc:
-            self.counters.add("tx_errors")
-            self.log.write(
-                {
-                    "event": "tx_error",
-                    "level": "error",
-                    "msg_type": msg_type.name,
-                    "error": str(exc),
-                }
-            )
+            self._tx_error(msg_type, exc)
             return
         self._tx_seq = (self._tx_seq + 1) & 0xFFFF_FFFF
         if self._tx_batch is not None:  # inside a chunk: written by _end_chunk
             self._tx_batch.append((peer, data, msg_type))
         else:
             self._tx_write([(peer, data, msg_type)])
+
+    def _tx_error(self, msg_type: wire.MsgType, exc: Exception) -> None:
+        self.counters.add("tx_errors")
+        self.log.write({"event": "tx_error", "level": "error", "msg_type": msg_type.name,
+                        "error": str(exc)})
 
     def _tx_write(self, frames: list[tuple[str | None, bytes, wire.MsgType]]) -> None:
         """Write frames in order; on a stream link, consecutive ones to a peer in one write."""
@@ -580,6 +585,8 @@ class Daemon:
             self.engine = new
             self.reloader.accepted(new)
             self._channels = _channel_map(new)
+            self._name_channel = {name: ch for ch, name in self._channels.items()}
+            self._advisory_heads.clear()
             self._stale &= set(new.bundle.param_index)
             record["previous"] = old.bundle.meta.get("bundle_id")
             record["carried"] = adoption.to_json()

@@ -257,28 +257,29 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
 
     ``t`` is the time of the last sample (None before the first one).  Returns the
     events the swap causes: clears of withdrawn rules, then what the new rules say about
-    the carried values.  This reads the engines' stream state directly (the Engine has
-    no public export of it yet); it is the only place that does.
+    the carried values.  This reads and writes the engines' stream state
+    (``Engine.stream``); it is the only place outside ``runtime/stream.py`` that does.
     """
     out = Adoption()
     old_b, new_b = old.bundle, new.bundle
+    old_s, new_s = old.stream, new.stream
     carried: set[str] = set()
     for j, param in enumerate(new_b.parameters):
         i = old_b.param_index.get(param.name)
-        if i is None or not old._last_time[i] > -float("inf"):
+        if i is None or not old_s.last_time[i] > -float("inf"):
             continue
         if old_b.parameters[i].unit != param.unit:
             out.dropped_values.append(param.name)
             continue
-        new._last_value[j] = old._last_value[i]
-        new._last_time[j] = old._last_time[i]
+        new_s.last_value[j] = old_s.last_value[i]
+        new_s.last_time[j] = old_s.last_time[i]
         carried.add(param.name)
         out.kept_values.append(param.name)
-    new._faults = {name: why for name, why in old._faults.items() if name in carried}
-    new._t = old._t
+    new_s.faults = {name: why for name, why in old_s.faults.items() if name in carried}
+    new_s.t = old_s.t
 
     when = 0.0 if t is None else t
-    for r in sorted(old._raised):
+    for r in sorted(old_s.raised):
         rule = old_b.rules[r]
         k = new_b.rule_index.get(rule.id)
         if k is None:
@@ -295,13 +296,13 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
                 )
             )
             continue
-        new._raised[k] = old._raised[r]
-        if r in old._acked:  # an acknowledged latch stays acknowledged
-            new._acked.add(k)
-        if r in old._false_since:  # an off-delay already running keeps running
-            new._false_since[k] = old._false_since[r]
+        new_s.raised[k] = old_s.raised[r]
+        if r in old_s.acked:  # an acknowledged latch stays acknowledged
+            new_s.acked.add(k)
+        if r in old_s.false_since:  # an off-delay already running keeps running
+            new_s.false_since[k] = old_s.false_since[r]
         out.kept_raised.append(rule.id)
-    for r, since in old._since.items():
+    for r, since in old_s.since.items():
         rule = old_b.rules[r]
         k = new_b.rule_index.get(rule.id)
         if k is None:
@@ -313,8 +314,8 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
             and spec.duration_inclusive == rule.duration_inclusive
         )
         if same:
-            new._since[k] = since
-            if rule.duration_s is not None and k not in new._raised:
+            new_s.since[k] = since
+            if rule.duration_s is not None and k not in new_s.raised:
                 out.kept_timers.append(rule.id)
     if t is not None:
         out.events.extend(new.step(t, {}))

@@ -183,7 +183,7 @@ def test_adopt_does_not_carry_values_whose_unit_changed(
     assert adoption.kept_raised == [vent]
     # 330 psi is not 330 kPa: the pressure is unknown now, so the vent advisory clears
     assert [(e.event, e.rule) for e in adoption.events] == [("clear", vent)]
-    assert math.isnan(new._last_value[new.bundle.param_index["chamber_pressure"]])
+    assert math.isnan(new.stream.last_value[new.bundle.param_index["chamber_pressure"]])
 
 
 def test_adopt_keeps_duration_timers_and_faults(tmp_path: Path, bundles: dict[str, bytes]) -> None:

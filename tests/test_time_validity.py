@@ -310,7 +310,7 @@ def test_evaluate_agrees_across_backends():
 def test_numpy_kernel_is_an_explicit_choice():
     e = engine(backend="numpy")
     assert e.backend == "numpy" and e._index.backend == "numpy"
-    assert e._hold_index is not None and e._hold_index.backend == "numpy"
+    assert e.stream._hold_index is not None and e.stream._hold_index.backend == "numpy"
 
 
 def plant_with_atoms() -> Bundle:

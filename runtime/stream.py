@@ -1,0 +1,317 @@
+"""The event stream: timed samples in, raise / clear / fault events out.
+
+`EventStream.step(t, state)` follows a stream over one engine's indexes: on-delay (a
+rule's ``for more than T``, measured from the first sample where the condition held),
+off-delay (``clear_delay_s``: clears once the condition has been false that long),
+per-parameter deadband hysteresis, latching until `acknowledge(rule_id)` (``latch``),
+and sensor validity (NaN, infinite, outside the manifest range, stale) as fault events:
+invalid data never satisfies a condition, and a raised rule whose data turns invalid
+clears at once (unless latched).
+
+This is the daemon's per-frame path, so what a raise or clear must carry on the wire
+(rule, severity, values) is built at once, and its human text (the advisory with live
+values in words) only when someone reads ``Event.advisory``: the daemon writes the
+ADVISORY frame first and the JSON line after.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from rulec.runtime.advisory import describe_box, render_advisory
+from rulec.runtime.box_index import BoxIndex
+from rulec.runtime.errors import StateError
+
+if TYPE_CHECKING:
+    from rulec.runtime.engine import Engine
+
+
+class Event:
+    """One raise, clear, fault or fault_clear, with the values behind it.
+
+    ``advisory`` may be given as text or as a function that writes it; it is written
+    once, on first read.
+    """
+
+    __slots__ = ("t", "event", "rule", "severity", "_advisory", "source", "values",
+                 "procedures")
+
+    def __init__(self, t: float, event: str, rule: str | None, severity: str | None,
+                 advisory: str | Callable[[], str], source: dict[str, Any] | None,
+                 values: dict[str, float | None], procedures: tuple[str, ...] = ()) -> None:
+        self.t = t
+        self.event = event  # "raise" | "clear" | "fault" | "fault_clear"
+        self.rule = rule
+        self.severity = severity
+        self._advisory = advisory
+        self.source = source
+        self.values = values
+        self.procedures = procedures  # checklists a raised rule starts (graph path)
+
+    @property
+    def advisory(self) -> str:
+        text = self._advisory
+        if not isinstance(text, str):
+            text = self._advisory = text()
+        return text
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.t, self.event, self.rule, self.severity, self.advisory, self.source,
+                self.values, self.procedures)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # values is a dict: events are not keys
+
+    def __repr__(self) -> str:
+        return (f"Event(t={self.t!r}, event={self.event!r}, rule={self.rule!r}, "
+                f"severity={self.severity!r}, advisory={self.advisory!r}, "
+                f"values={self.values!r}, procedures={self.procedures!r})")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": self.t, "event": self.event}
+        if self.rule is not None:
+            out["rule"] = self.rule
+            out["severity"] = self.severity
+        out["advisory"] = self.advisory
+        if self.source is not None:
+            out["source"] = self.source
+        out["values"] = {
+            k: (v if v is None or math.isfinite(v) else None) for k, v in self.values.items()
+        }
+        if self.procedures:
+            out["procedures"] = list(self.procedures)
+        return out
+
+
+class EventStream:
+    """The stream state of one engine: last values and their times, raised rules, timers.
+
+    It uses the engine's indexes (boxes, rule axes, graph) and never changes them.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        bundle = engine.bundle
+        self._engine = engine
+        self.bundle = bundle
+        self.n_params = n = engine.n_params
+        # Validity runs on plain floats: for a handful of parameters a Python loop beats
+        # numpy scalar indexing and vector calls.  Infinite range ends are clamped to the
+        # largest double so that +-inf still fails them.
+        big = sys.float_info.max
+        self._valid_lo = [max(p.range_lo, -big) for p in bundle.parameters]
+        self._valid_hi = [min(p.range_hi, big) for p in bundle.parameters]
+        self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
+                         for p in bundle.parameters]
+        self._hold_index = _deadband_index(engine)
+        self._rule_names: dict[int, tuple[tuple[int, str], ...]] = {}  # filled on first use
+        self._rule_procedures: dict[int, tuple[str, ...]] = {}
+        self.t: float | None = None
+        self.last_value: list[float] = [math.nan] * n
+        self.last_time: list[float] = [-math.inf] * n  # -inf: never seen
+        self.raised: dict[int, float] = {}  # rule -> time it was raised
+        self.since: dict[int, float] = {}  # rule -> first time its condition held
+        self.false_since: dict[int, float] = {}  # raised rule -> first time it stopped holding
+        self.acked: set[int] = set()
+        self.faults: dict[str, str] = {}  # parameter -> why its value is invalid now
+        self._invalid_rules: set[int] = set()
+
+    def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
+        """Advance the stream to time t with new samples; return raise/clear/fault events."""
+        index_of = self.bundle.param_index
+        param = self._engine._param
+        last_value, last_time = self.last_value, self.last_time
+        for name, raw in state.items():
+            index = index_of.get(name)
+            if index is None:
+                index = param(name)
+            last_value[index] = raw if type(raw) is float else to_number(name, raw)
+            last_time[index] = t
+        return self._advance(t)
+
+    def _advance(self, t: float) -> list[Event]:
+        self.t = t
+        engine, rules = self._engine, self.bundle.rules
+        values = self.last_value
+        faults_now: dict[str, str] = {}
+        faulted: set[int] = set()
+        for i, (v, seen, lo, hi, age) in enumerate(zip(
+                values, self.last_time, self._valid_lo, self._valid_hi, self._max_age,
+                strict=True)):
+            if seen == -math.inf or (lo <= v <= hi and t - seen <= age):
+                continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
+            faults_now[self.bundle.parameters[i].name] = engine._invalid(i, v) or "stale"
+            faulted.add(i)
+        x = np.array(values)
+        if faulted:
+            x[list(faulted)] = np.nan
+        events = self._fault_events(t, faults_now) if faults_now or self.faults else []
+        strict = engine._stream_fired(x)
+        if not strict and not self.raised and not self.since:
+            self._invalid_rules = set()
+            return events
+        hold = engine._rules_of(self._hold_index.match(x)) if self._hold_index else strict
+        axes_of = engine._rule_axes
+        self._invalid_rules = (
+            {r for r, axes in axes_of.items() if axes & faulted} if faulted else set())
+        raised, since = self.raised, self.since
+        for r in sorted(set(strict) | set(raised) | set(since)):
+            if r in raised:
+                if r in hold:
+                    self.false_since.pop(r, None)
+                    continue
+                self.false_since.setdefault(r, t)
+                if self._may_clear(r, t):
+                    events.append(self._clear(t, r, x))
+                continue
+            if r not in strict:
+                since.pop(r, None)
+                continue
+            spec = rules[r]
+            held = t - since.setdefault(r, t)
+            due = (
+                spec.duration_s is None
+                or held > spec.duration_s
+                or (spec.duration_inclusive and held >= spec.duration_s)
+            )
+            if due:
+                raised[r] = t
+                self.acked.discard(r)
+                self.false_since.pop(r, None)
+                events.append(self._raise(t, r, x, strict[r]))
+        return events
+
+    def _may_clear(self, r: int, t: float) -> bool:
+        """A raised rule whose condition stopped holding: latch, invalid data, off-delay."""
+        spec = self.bundle.rules[r]
+        if spec.latch and r not in self.acked:
+            return False
+        if r in self._invalid_rules or not spec.clear_delay_s:
+            return True
+        return t - self.false_since[r] >= spec.clear_delay_s
+
+    def _clear(self, t: float, r: int, x: np.ndarray) -> Event:
+        del self.raised[r]
+        self.since.pop(r, None)
+        self.false_since.pop(r, None)
+        self.acked.discard(r)
+        spec = self.bundle.rules[r]
+        return Event(t, "clear", spec.id, spec.severity, f"Cleared: {spec.action}",
+                     spec.source, self._values_of(r, x))
+
+    def _raise(self, t: float, r: int, x: np.ndarray, boxes: list[int]) -> Event:
+        spec = self.bundle.rules[r]
+        bundle = self.bundle
+
+        def text() -> str:
+            words = describe_box(bundle, boxes[0], x) if boxes else spec.condition_text
+            return render_advisory(bundle, spec, words, x)
+
+        return Event(t, "raise", spec.id, spec.severity, text, spec.source,
+                     self._values_of(r, x), self._procedures_of(r))
+
+    def _procedures_of(self, r: int) -> tuple[str, ...]:
+        if "graph" not in self._engine.paths:
+            return ()
+        found = self._rule_procedures.get(r)
+        if found is None:
+            found = self._rule_procedures[r] = tuple(
+                self._engine._graph.procedures_started_by(r))
+        return found
+
+    def _values_of(self, r: int, x: np.ndarray) -> dict[str, float | None]:
+        names = self._rule_names.get(r)
+        if names is None:
+            params = self.bundle.parameters
+            names = self._rule_names[r] = tuple(
+                (a, params[a].name) for a in sorted(self._engine._rule_axes.get(r, ())))
+        values = x.tolist()
+        return {name: (None if math.isnan(values[a]) else values[a]) for a, name in names}
+
+    def _fault_events(self, t: float, now: dict[str, str]) -> list[Event]:
+        events = []
+        for name, reason in now.items():
+            if self.faults.get(name) != reason:
+                value = self.last_value[self.bundle.param_index[name]]
+                events.append(Event(t, "fault", None, "caution", f"Sensor fault: {name} {reason}",
+                                    None, {name: float(value)}))
+        for name in list(self.faults):
+            if name not in now:
+                events.append(
+                    Event(t, "fault_clear", None, None, f"Sensor {name} valid again", None, {}))
+        self.faults = dict(now)
+        return events
+
+    def acknowledge(self, rule_id: str, t: float | None = None) -> list[Event]:
+        """Acknowledge a raised rule: a latched one whose condition has ended clears now
+        (its clear event is returned); one whose condition still holds clears when it
+        ends.  Acknowledging a rule that is not raised does nothing."""
+        r = self.bundle.rule_index.get(rule_id)
+        if r is None:
+            raise StateError(f"unknown rule {rule_id!r}")
+        if r not in self.raised:
+            return []
+        self.acked.add(r)
+        now = self.t if t is None else t
+        if now is None or r not in self.false_since or not self._may_clear(r, now):
+            return []
+        return [self._clear(now, r, np.array(self.last_value))]
+
+    def active(self) -> list[int]:
+        """The rules raised now (indexes into the bundle's rules)."""
+        return list(self.raised)
+
+    def awaiting_acknowledgement(self) -> list[int]:
+        """Latched rules whose condition has ended: raised until acknowledged."""
+        rules = self.bundle.rules
+        return [r for r in self.raised
+                if rules[r].latch and r not in self.acked and r in self.false_since]
+
+    def reset(self) -> None:
+        self.t = None
+        self.last_value[:] = [math.nan] * self.n_params
+        self.last_time[:] = [-math.inf] * self.n_params
+        self.raised.clear()
+        self.since.clear()
+        self.false_since.clear()
+        self.acked.clear()
+        self._invalid_rules.clear()
+        self.faults.clear()
+
+
+def _deadband_index(engine: Engine) -> BoxIndex | None:
+    """Boxes widened by each parameter's deadband: a raised rule holds while inside."""
+    bundle = engine.bundle
+    dead = np.array([p.deadband for p in bundle.parameters], dtype=np.float64)
+    if not np.any(dead > 0):
+        return None
+    b = bundle.boxes
+    d = dead[np.asarray(b.axis)] if b.axis.size else np.zeros(0)
+    lo = np.where(np.isfinite(b.lo) & (d > 0), b.lo - d, b.lo)
+    hi = np.where(np.isfinite(b.hi) & (d > 0), b.hi + d, b.hi)
+    flags = np.asarray(b.flags).copy()
+    flags[(d > 0) & np.isfinite(b.lo)] |= 1
+    flags[(d > 0) & np.isfinite(b.hi)] |= 2
+    return BoxIndex(engine.n_params, b.start, b.axis, lo, hi, flags, engine.span,
+                    backend=engine.backend)
+
+
+def to_number(name: str, raw: Any) -> float:
+    if isinstance(raw, bool):
+        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    if not isinstance(raw, str):
+        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
+    try:
+        return float(raw.strip())
+    except ValueError:
+        raise StateError(f"value of {name!r} is not a number: {raw!r}") from None
