@@ -612,9 +612,10 @@ def _phrase_pattern(phrase: str) -> str:
 
 
 @functools.cache
-def _prose_table() -> tuple[re.Pattern[str], list[Unit]]:
-    """One alternation of every unit spelling, built on first use: compiling it costs
-    a tenth of a second, which commands that never read prose (query, replay) skip."""
+def _prose_table() -> tuple[list[tuple[str, re.Pattern[str] | None]], list[Unit]]:
+    """Every unit spelling as a regex, in the order they are tried (longest first), with
+    a one-character regex for the first letter it can start with (None: any), built on
+    first use so commands that never read prose (query, replay) skip it."""
     entries: dict[tuple[str, bool], Unit] = {}
     for spelling, unit in _EXACT.items():
         if spelling in _NOT_IN_PROSE or spelling[:1] == "u" and spelling[1:] in _EXACT:
@@ -624,12 +625,33 @@ def _prose_table() -> tuple[re.Pattern[str], list[Unit]]:
         if name not in _NOT_IN_PROSE:
             entries[(name, True)] = unit
     ordered = sorted(entries.items(), key=lambda kv: (-len(kv[0][0]), kv[0][0]))
-    parts, units = [], []
-    for i, ((spelling, fold), unit) in enumerate(ordered):
+    parts: list[tuple[str, re.Pattern[str] | None]] = []
+    units: list[Unit] = []
+    for (spelling, fold), unit in ordered:
         pat = _phrase_pattern(spelling)
-        parts.append(f"(?P<u{i}>{'(?i:' + pat + ')' if fold else pat})")
+        head = None if spelling[0].isspace() else re.escape(spelling[0])
+        if fold:
+            pat = "(?i:" + pat + ")"
+            head = None if head is None else "(?i:" + head + ")"
+        parts.append((pat, None if head is None else re.compile(head)))
         units.append(unit)
-    return re.compile("|".join(parts)), units
+    return parts, units
+
+
+@functools.lru_cache(maxsize=4096)
+def _atom_re(first: str) -> re.Pattern[str] | None:
+    """The alternation of the spellings that can start with ``first`` (one character, or
+    "" at the end of the text), in table order, so the first that matches wins exactly
+    as in one alternation of them all; None when no spelling can.  Trying only these is
+    what makes prose fast: the whole alternation costs hundreds of microseconds a call,
+    as the regex engine enters each of its ~900 branches."""
+    parts, _ = _prose_table()
+    alternatives = [
+        f"(?P<u{i}>{pat})"
+        for i, (pat, head) in enumerate(parts)
+        if head is None or head.fullmatch(first)
+    ]
+    return re.compile("|".join(alternatives)) if alternatives else None
 
 
 _LEAD_RE = re.compile(r"[^\S\n]*(?:\n[^\S\n]*)?")
@@ -640,11 +662,11 @@ _CURRENCY_PREFIX_RE = re.compile(r"(US\$|C\$|A\$|[€$£¥₹]|(?:EUR|USD|GBP|CH
 
 
 def _atom(text: str, i: int) -> tuple[Unit, int] | None:
-    atom_re, atom_units = _prose_table()
-    m = atom_re.match(text, i)
+    atom_re = _atom_re(text[i : i + 1])
+    m = atom_re.match(text, i) if atom_re is not None else None
     if m is None or m.lastgroup is None:
         return None
-    return atom_units[int(m.lastgroup[1:])], m.end()
+    return _prose_table()[1][int(m.lastgroup[1:])], m.end()
 
 
 def match_unit_phrase(text: str, pos: int) -> tuple[Unit, int] | None:

@@ -351,7 +351,8 @@ class Daemon:
         self._last_t = self._sample_t = t
         self._sample_mono = time.monotonic()
         self._seen.update(values)
-        self._stale.difference_update(values)
+        if self._stale:
+            self._stale.difference_update(values)
         self.counters.add("samples")
         self._emit(events, sender)
         if self._lat_batch is not None:  # e2e ends when the chunk's replies are written
@@ -380,7 +381,7 @@ class Daemon:
                     self._active[ev.rule] = ev
                 else:
                     self._active.pop(ev.rule, None)
-                self.counters.add(f"advisories.{ev.event}")
+                self.counters.add(_ADVISORY_KEYS[ev.event])
                 self.log.write(ev.to_json)  # built with the line, after the replies are out
                 self._send_advisory(ev, sender)
                 continue
@@ -685,6 +686,9 @@ class Daemon:
                 "uptime_s": round(now - self._started, 3),
             }
         )
+
+
+_ADVISORY_KEYS = {"raise": "advisories.raise", "clear": "advisories.clear"}
 
 
 def _cleared_name(ev: Event) -> str | None:
