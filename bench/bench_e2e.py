@@ -63,6 +63,7 @@ from rulec.firmware_bridge.sim import (
 )
 
 PROFILE_DIR: Path | None = None  # set by --profile
+FLOOR = False  # set by --floor: bench/floor_daemon.py answers instead of rulec-onboard
 PARAMS = 8  # parameters p0..p7 on channels 0..7; every TELEMETRY frame carries all 8
 GENERATOR = 1  # bump when the synthetic bundle changes (cache key)
 
@@ -219,7 +220,8 @@ class Daemon:
                 self.popen.kill()
                 self.popen.wait(5)
         summary: dict[str, Any] = {}
-        for line in self.log.read_text(encoding="utf-8").splitlines():
+        lines = self.log.read_text(encoding="utf-8").splitlines() if self.log.is_file() else []
+        for line in lines:
             rec = json.loads(line)
             if rec.get("event") == "summary":
                 summary = rec
@@ -232,7 +234,9 @@ class Daemon:
 def start_daemon(work: Path, bundle: Path, link_args: list[str], cpu: int | None) -> Daemon:
     tag = f"{os.getpid()}-{time.monotonic_ns()}"
     log, dump = work / f"daemon-{tag}.jsonl", work / f"daemon-{tag}.latency.json"
-    argv = [sys.executable, str(Path(__file__).resolve()), "--daemon-child", str(dump), "--",
+    child = ([str(Path(__file__).resolve().with_name("floor_daemon.py")), str(dump)] if FLOOR
+             else [str(Path(__file__).resolve()), "--daemon-child", str(dump)])
+    argv = [sys.executable, *child, "--",
             "--bundle", str(bundle), *link_args, "--log", str(log), "--summary-s", "0",
             "--heartbeat-s", "0", "--reload-poll-s", "0"]
 
@@ -346,7 +350,8 @@ def latency_run(work: Path, bundle: Path, n_rules: int, link: str, frames: int, 
     skip = len(e2e) - frames if len(e2e) > frames else 0  # the warm-up frames
     wire_us = wire_bytes * BITS_PER_BYTE / baud * 1e6 if baud else None
     return {
-        "link": link, "rules": n_rules, "frames": frames, "lost": lost,
+        "link": f"{link} (floor)" if FLOOR else link, "rules": n_rules, "frames": frames,
+        "lost": lost,
         "frame_bytes": wire_bytes, "wire_us": wire_us,
         "rtt_us": percentiles(sim.rtt_us),
         "daemon_e2e_us": percentiles(e2e[skip:]),
@@ -528,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, metavar="DIR",
                         help="run each daemon under cProfile, one .pstats file per run in DIR "
                         "(read with python -m pstats); timings then include its overhead")
+    parser.add_argument("--floor", action="store_true",
+                        help="latency only, with bench/floor_daemon.py in place of the daemon: "
+                        "same links and codec, no evaluation (what waking, reading and "
+                        "replying cost alone)")
     parser.add_argument("--codec", action="store_true",
                         help="only the wire codec table (C through cffi against pure Python)")
     args = parser.parse_args(argv)
@@ -538,6 +547,10 @@ def main(argv: list[str] | None = None) -> int:
         print(codec_table())
         return 0
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.floor:
+        global FLOOR
+        FLOOR = True
+        args.throughput_links = ""
     if args.profile is not None:
         global PROFILE_DIR
         args.profile.mkdir(parents=True, exist_ok=True)
