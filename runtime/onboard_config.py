@@ -19,7 +19,7 @@ from typing import Any
 import serial
 
 from rulec.firmware_bridge.ccsds import parse_ccsds_config
-from rulec.firmware_bridge.links import parse_host_port
+from rulec.firmware_bridge.links_base import parse_host_port
 from rulec.firmware_bridge.mavlink import parse_mavlink_config
 from rulec.runtime.errors import RulecError
 

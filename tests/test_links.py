@@ -12,20 +12,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from rulec.firmware_bridge.links import (
-    Backoff,
-    Chunk,
-    LineSplitter,
-    Link,
-    LinkEvent,
-    LinkSupervisor,
-    SerialLink,
-    StdinLink,
-    TcpListenLink,
-    TextSamples,
-    UdpListenLink,
-    parse_host_port,
-)
+from rulec.firmware_bridge.links_base import Chunk, Link, LinkEvent, parse_host_port
+from rulec.firmware_bridge.links_serial import SerialLink
+from rulec.firmware_bridge.links_sockets import TcpListenLink, UdpListenLink
+from rulec.firmware_bridge.links_stdin import StdinLink
+from rulec.firmware_bridge.links_supervisor import Backoff, LinkSupervisor
+from rulec.firmware_bridge.text_samples import LineSplitter, TextSamples
 
 
 def read_until(link: Link | LinkSupervisor, want: int, timeout: float = 3.0) -> bytes:

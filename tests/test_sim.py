@@ -24,23 +24,21 @@ import pytest
 
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.faults import FaultConfig, FaultInjector, Injected
-from rulec.firmware_bridge.sim import (
-    BITS_PER_BYTE,
+from rulec.firmware_bridge.sim import BITS_PER_BYTE, Reply, Simulator, percentiles
+from rulec.firmware_bridge.sim_command import Printer, main
+from rulec.firmware_bridge.sim_errors import SimError
+from rulec.firmware_bridge.sim_scenario import (
     ChannelMap,
     Outgoing,
-    Printer,
-    PtyTransport,
-    Reply,
     Scenario,
+    load_scenario,
+    scenario_frames,
+)
+from rulec.firmware_bridge.sim_transports import (
+    PtyTransport,
     SerialTransport,
-    SimError,
-    Simulator,
     TcpTransport,
     UdpTransport,
-    load_scenario,
-    main,
-    percentiles,
-    scenario_frames,
 )
 
 REPO = Path(__file__).resolve().parent.parent
