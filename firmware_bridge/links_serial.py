@@ -114,7 +114,12 @@ class SerialLink(Link):
         if port is None:
             return False
         try:
-            port.write(data)
+            if self._fd is not None:  # one write(2) takes a reply whole; pyserial would
+                sent = _write_some(self._fd, data)  # then poll the port and a pipe
+                if sent == len(data):
+                    return True
+                data = data[sent:]
+            port.write(data)  # the rest, with pyserial's write timeout
         except serial.SerialTimeoutException:
             # The far end is not draining (flow control, full buffer): drop, stay up.
             self.write_timeouts += 1
@@ -122,3 +127,11 @@ class SerialLink(Link):
         except (serial.SerialException, OSError) as exc:
             raise LinkError(f"{self.url}: write failed: {exc}") from exc
         return True
+
+
+def _write_some(fd: int, data: bytes) -> int:
+    """Bytes the non-blocking descriptor took at once (0 when its buffer is full)."""
+    try:
+        return os.write(fd, data)
+    except (BlockingIOError, InterruptedError):
+        return 0

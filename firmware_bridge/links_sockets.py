@@ -116,7 +116,7 @@ class TcpListenLink(Link):
             raise LinkError(f"{self.name}: accept failed: {exc}") from exc
         client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         client.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        client.settimeout(self.write_timeout)
+        client.setblocking(False)  # see write: no poll before every send
         self._client, self._peer = client, _addr_text(addr)
         self._last_rx = self._clock()
         self._event("up", peer=self._peer)
@@ -157,11 +157,29 @@ class TcpListenLink(Link):
         if client is None:
             return False
         try:
-            client.sendall(data)
+            sent = _send_some(client, data)
+            if sent < len(data):  # the send buffer is full: wait for it, within the timeout
+                client.settimeout(self.write_timeout)
+                try:
+                    client.sendall(data[sent:])
+                finally:
+                    client.setblocking(False)
         except OSError as exc:  # timeout included: a peer that does not read is gone
             self._drop(f"write failed: {exc.strerror or exc}")
             return False
         return True
+
+
+def _send_some(sock: socket.socket, data: bytes) -> int:
+    """Bytes a non-blocking socket took at once (0 when its buffer is full).
+
+    A socket with a timeout polls before every send; replies are small and the
+    buffer is almost never full, so the daemon tries once without waiting.
+    """
+    try:
+        return sock.send(data)
+    except (BlockingIOError, InterruptedError):
+        return 0
 
 
 # --------------------------------------------------------------------------- UDP

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import select
 import socket
+import threading
 import time
 import tty
 from collections.abc import Iterator
@@ -78,6 +79,48 @@ def test_pty_bytes_both_ways_through_pyserial(pty_pair: tuple[int, str]) -> None
             if select.select([master], [], [], 0.05)[0]:
                 got += os.read(master, 64)
         assert got == b"advisory\x00"
+    finally:
+        link.close()
+
+
+def test_pty_write_larger_than_the_tty_buffer_arrives_whole(pty_pair: tuple[int, str]) -> None:
+    """One write(2) takes what fits; the rest goes through pyserial as the far end reads."""
+    master, path = pty_pair
+    link = SerialLink(path, write_timeout=5.0)
+    link.open()
+    blob = bytes(range(256)) * 1024  # 256 KiB: far more than a pty holds
+    got = bytearray()
+    done = threading.Event()
+
+    def drain() -> None:
+        while not done.is_set() or select.select([master], [], [], 0)[0]:
+            if select.select([master], [], [], 0.05)[0]:
+                got.extend(os.read(master, 65536))
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        assert link.write(blob)
+        deadline = time.monotonic() + 5
+        while len(got) < len(blob) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        done.set()
+        reader.join()
+        link.close()
+    assert bytes(got) == blob and link.write_timeouts == 0
+
+
+def test_pty_write_to_a_far_end_that_never_reads_times_out(pty_pair: tuple[int, str]) -> None:
+    """The buffer fills, pyserial's write timeout ends the write; the link stays up."""
+    _, path = pty_pair
+    link = SerialLink(path, write_timeout=0.2)
+    link.open()
+    try:
+        started = time.monotonic()
+        assert not link.write(bytes(1024 * 1024))
+        assert 0.15 < time.monotonic() - started < 3
+        assert link.write_timeouts == 1 and link.connected
     finally:
         link.close()
 
@@ -207,6 +250,55 @@ def test_tcp_listener_one_connection_at_a_time() -> None:
     for s in (second, third):
         s.close()
     link.close()
+
+
+def accept(link: TcpListenLink) -> None:
+    deadline = time.monotonic() + 3
+    while not link.connected and time.monotonic() < deadline:
+        link.read(0.05)
+    assert link.connected
+
+
+def test_tcp_write_larger_than_the_socket_buffer_arrives_whole() -> None:
+    link = TcpListenLink("127.0.0.1", 0, write_timeout=5.0)
+    link.open()
+    peer = socket.create_connection(link.address)
+    accept(link)
+    blob = bytes(range(256)) * 16384  # 4 MiB: more than the send and receive buffers
+    got = bytearray()
+
+    def drain() -> None:
+        while len(got) < len(blob):
+            data = peer.recv(1 << 20)
+            if not data:
+                return
+            got.extend(data)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        assert link.write(blob)
+        reader.join(10)
+    finally:
+        peer.close()
+        link.close()
+    assert bytes(got) == blob
+
+
+def test_tcp_write_to_a_peer_that_never_reads_drops_it_after_the_timeout() -> None:
+    link = TcpListenLink("127.0.0.1", 0, write_timeout=0.2)
+    link.open()
+    peer = socket.create_connection(link.address)
+    accept(link)
+    try:
+        started = time.monotonic()
+        assert not link.write(bytes(32 * 1024 * 1024))
+        assert 0.15 < time.monotonic() - started < 5
+        assert not link.connected
+        assert link.events[-1].state == "down" and "write failed" in (link.events[-1].error or "")
+    finally:
+        peer.close()
+        link.close()
 
 
 def _local(sock: socket.socket) -> str:
