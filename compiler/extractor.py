@@ -58,6 +58,7 @@ _MAX_MIN_AFTER = re.compile(
     r"(?P<rest>[+\-−]?\d.*)$",
     re.IGNORECASE,
 )
+_LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
 _LEADING_COMPARISON = re.compile(
     r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
     r"between|outside)\s+[+\-−]?\d", re.IGNORECASE)
@@ -81,6 +82,12 @@ _REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\
 _MARKUP = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
 _SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|danger)\s*[:!-]\s*",
                               re.IGNORECASE)
+# An alarm's name in capitals before its conditional text: "PAW HIGH – If the peak
+# airway pressure exceeds 40 mbar, ...".  Taken off only when a conditional opener
+# follows, so a parameter named in capitals ("N1: 104 % maximum") is never dropped.
+_ALARM_LABEL = re.compile(
+    r"^(?!(?:NOTE|INFO|TIP|SEE)\b)[A-Z][A-Z0-9/&]*(?:[ -][A-Z0-9/&]+)*\s*(?:[–—:]|\s-)\s+"
+    r"(?=(?i:if|when|whenever|should|in case|in the event|unless|except)\b)")
 # Prefixes that make a bare condition a rule: "Alarm: discharge pressure above 13 bar."
 _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
 # What a condition's subject "is" or "does" when the sentence names a hazard rather than an
@@ -88,10 +95,12 @@ _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
 # "indicates", "triggers"... make a rule only when what follows names trouble or an order
 # follows (";", ":"): "Levels above 90 % indicate the tank is nearly full" stays a fact.
 _CONSEQUENCE = re.compile(
-    r"\b(?:(?:indicates?|signals?|denotes?|signif(?:y|ies)|triggers?|sets? off|raises?)\b"
+    r"\b(?:(?:indicates?|signals?|denotes?|signif(?:y|ies)|triggers?|sets? off|raises?|"
+    r"initiates?|causes?|results? in|leads? to|activates?)\b"
     r"(?=[^.;:]*?\b(?:fault|failure|malfunction|leak\w*|blockage|problem|danger\w*|"
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
-    r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip)\b|[^.]*[;:])|"
+    r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
+    r"slow ?down)\b|[^.]*[;:])|"
     r"warrants?|calls? for|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
@@ -137,7 +146,9 @@ def extract(
     used_ids = set() if used_ids is None else used_ids
     procedure_items = _procedure_blocks(statements)
     for index, st in enumerate(statements):
-        if index in procedure_items or st.kind in ("heading", "title"):
+        if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
+            continue
+        if st.kind == "title" and not _conditional_title(st.text):
             continue
         _extract_statement(st, params, out, used_ids)
     for title, items in _procedures(statements, procedure_items):
@@ -192,6 +203,25 @@ def _procedures(
     return out
 
 
+def _max_min(body: str) -> re.Match[str] | None:
+    """A limitation line: "Maximum fuel temperature: +54 °C", also with dotted leaders."""
+    body = _LEADER.sub(": ", body)
+    return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
+
+
+def _limit_line(text: str) -> bool:
+    """A short line laid out like a heading that states a limit ("Maximum N1 .... 104 %")."""
+    return _max_min(_clean(text).rstrip(".")) is not None
+
+
+def _conditional_title(text: str) -> bool:
+    """A list introduced by a condition is a rule that starts it: "If the system A
+    pressure drops below 1,500 psi for more than 10 seconds, accomplish the following:"."""
+    cleaned = _clean(text)
+    return bool(_LEADING_CONDITIONAL.match(cleaned)) and bool(
+        find_comparisons(tokenize(cleaned), set()))
+
+
 def _looks_like_rule(text: str) -> bool:
     cleaned = _clean(text)
     if _LEADING_CONDITIONAL.match(cleaned) or _MID_CONDITIONAL.search(cleaned):
@@ -216,7 +246,10 @@ def _extract_statement(
     if prefix:
         severity_word = prefix.group(1).lower()
         text = text[prefix.end():]
-    body = text.rstrip().rstrip(".!;").rstrip()
+    label = _ALARM_LABEL.match(text)
+    if label:
+        text = text[label.end():]
+    body = text.rstrip().rstrip(".!;:").rstrip()
 
     exclusion = _exclusion(body)
     if exclusion is not None:
@@ -302,8 +335,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     unless_text = ""
     unless_lead = _LEADING_UNLESS.match(body)
     if unless_lead:
-        cond, action = _split_condition_action(body[unless_lead.end():])
-        return "if_not", cond, _strip_then(action), False
+        return _leading_unless(body[unless_lead.end():])
     keep = _KEEP.match(body)
     if keep and find_comparisons(tokenize(body), set()):
         return "keep", body[keep.end():], body, False
@@ -325,12 +357,12 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         if action:
             return "if_then", cond, _strip_then(action), False
         return "if_then", body, "", True
-    maxmin = _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
+    maxmin = _max_min(body)
     if maxmin:
         upper = not maxmin.group("kind").lower().startswith(("min", "lower"))
         verb = "must not exceed" if upper else "must not fall below"
         cond = f"{maxmin.group('phrase')} {verb} {maxmin.group('rest')}"
-        return "constraint", cond, body, False
+        return "constraint", cond, _LEADER.sub(": ", body), False
     context = _LEADING_CONTEXT.match(body)
     if context:
         cond, action = _split_condition_action(body[context.end():])
@@ -339,10 +371,39 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     labelled = _condition_colon_action(body)
     if labelled:
         return "if_then", labelled[0], labelled[1], False
+    order_unless = _order_unless(body)
+    if order_unless:
+        return order_unless
     if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
             tokenize(body), set()):
         return "if_then", body, "", True
     return None
+
+
+def _leading_unless(rest: str) -> tuple[str, str, str, bool]:
+    """ "Unless C, do A" fires when C does not hold; "Unless C, A happens when D" when D
+    holds and C does not: the clause after the comma is read as a sentence of its own."""
+    cond, action = _split_condition_action(rest)
+    if not action:  # the order has its own comparisons: cut at the first comma
+        cut = re.search(r",(?!\d{3})\s*", rest)
+        if cut:
+            cond, action = rest[:cut.start()], rest[cut.end():]
+    inner = _shape(action) if action else None
+    if inner is not None and inner[0] == "if_then" and inner[2] and not inner[3]:
+        return "if_then", f"{inner[1]} unless {cond}", inner[2], False
+    return "if_not", cond, _strip_then(action), False
+
+
+def _order_unless(body: str) -> tuple[str, str, str, bool] | None:
+    """ "Do not operate the flaps unless the airspeed is below 230 kt": an order with no
+    condition of its own, limited by `unless C`, applies when C does not hold."""
+    unless = _UNLESS.search(body)
+    if unless is None or unless.start() == 0:
+        return None
+    order, cond = body[:unless.start()].strip(" ,"), body[unless.end():]
+    if find_comparisons(tokenize(order), set()) or not find_comparisons(tokenize(cond), set()):
+        return None
+    return "if_not", cond, order, False
 
 
 def _condition_colon_action(body: str) -> tuple[str, str] | None:
@@ -362,6 +423,14 @@ def _ordered_action(consequence: str) -> str:
     return _strip_then(parts[1]) if len(parts) == 2 and parts[1].strip() else ""
 
 
+# How long an order lasts is not a condition: "..., keep the doors closed for at least
+# 20 minutes", "wait for 5 minutes", "within 2 hours".
+_ACTION_DURATION = re.compile(
+    r"\b(?:for|within|during|after)\s+(?:at least|at most|more than|less than|not less than|"
+    r"no less than|up to|a minimum of|a maximum of|another|a further)?\s*\d[\d,.]*\s*"
+    r"(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)\b", re.IGNORECASE)
+
+
 def _split_condition_action(rest: str) -> tuple[str, str]:
     """Where the condition ends: the first comma after which no comparison follows."""
     for match in re.finditer(r",(?!\d{3})\s*|\s+then\s+", rest):
@@ -372,7 +441,7 @@ def _split_condition_action(rest: str) -> tuple[str, str]:
             segment = segment[:unless.start()]
         if re.match(r"(and|or|while|with|unless|either|nor)\b", segment.strip(), re.IGNORECASE):
             continue
-        if find_comparisons(tokenize(segment), set()):
+        if find_comparisons(tokenize(_ACTION_DURATION.sub(" ", segment)), set()):
             continue
         return rest[:match.start()], after
     return rest, ""
@@ -383,7 +452,9 @@ def _strip_then(action: str) -> str:
 
 
 def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
-    """`Patients with X above N require Y` -> `Patients require Y`."""
+    """`Patients with X above N require Y` -> `Patients require Y`; when the comparison
+    ends the sentence, what stands before it: `The engine must not be started with X
+    below N` -> `The engine must not be started`."""
     after = cond_text[parsed.end:].strip(" ,")
     after = re.sub(r"^(?:\([^)]*\)\s*)", "", after)
     subject = cond_text[:parsed.start].strip()
@@ -391,7 +462,7 @@ def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
                      flags=re.IGNORECASE).strip(" ,")
     if after and subject and not _ARTICLE.match(after):
         return f"{subject} {after}"
-    return after
+    return after or subject
 
 
 def _exclusion(body: str) -> tuple[str, ...] | None:

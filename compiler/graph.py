@@ -79,7 +79,7 @@ def build_graph(
             anode = graph.node("action", action_key(rule.action))
             graph.edge(rnode, "triggers", anode)
             for proc in procedures:
-                if _mentions(rule.action, proc.title):
+                if _mentions(rule.action, proc.title) or _introduces(rule, proc):
                     graph.edge(rnode, "triggers", graph.node("procedure", proc.id))
         elif rule.kind == "exclusion":
             actions = [graph.node("action", action_key(a)) for a in rule.actions]
@@ -104,6 +104,11 @@ def build_graph(
         if named:
             graph.edge(snode, "says", graph.node("text", " ".join(st.text.split())))
     return graph
+
+
+def _introduces(rule: Rule, proc: Rule) -> bool:
+    """The rule is the procedure's own title: "If ..., accomplish the following:"."""
+    return all(rule.source.get(k) == proc.source.get(k) for k in ("file", "line", "text"))
 
 
 def _mentions(action: str, title: str) -> bool:

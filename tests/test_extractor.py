@@ -392,3 +392,90 @@ def test_an_indication_of_trouble_is_a_rule() -> None:
     assert stripped(got["cond"]) == atom("pressure", "<", 20, "psi")
     got = one("An oil temperature above 140 °C triggers the overheat alarm.")
     assert stripped(got["cond"]) == atom("temp", ">", 140, "degC")
+
+
+def test_an_order_limited_only_by_unless_applies_when_the_exception_does_not_hold() -> None:
+    """`unless C` is `and not C`; with no other condition the order fires on `not C`."""
+    s500 = atom("speed", "<", 500, "rpm")
+    got = one("Do not open the bleed valve unless the turbopump speed is below 500 rpm.")
+    assert (got["kind"], stripped(got["cond"])) == ("if_then", {"not": s500})
+    assert got["action"] == "Do not open the bleed valve"
+    got = one("The bleed valve must not be opened unless the turbopump speed is below 500 rpm.")
+    assert stripped(got["cond"]) == {"not": s500}
+    assert got["action"] == "The bleed valve must not be opened"
+
+
+def test_a_leading_unless_before_an_order_with_its_own_condition() -> None:
+    got = one("Unless the turbopump speed is below 500 rpm, the standby pump starts when the "
+              "oil pressure is lower than 20 psi.")
+    assert stripped(got["cond"]) == {"all": [atom("pressure", "<", 20, "psi"),
+                                             {"not": atom("speed", "<", 500, "rpm")}]}
+    assert got["action"] == "the standby pump starts"
+
+
+@pytest.mark.parametrize("sentence, action", [
+    ("OIL PRESS LO – If the oil pressure falls below 20 psi, reduce the speed.",
+     "reduce the speed"),
+    ("HIGH TEMP: When the temperature exceeds 80 °C, check the coolant, filters or pump.",
+     "check the coolant, filters or pump"),
+])
+def test_an_alarm_name_in_capitals_before_the_condition_is_not_part_of_it(
+        sentence: str, action: str) -> None:
+    got = one(sentence)
+    assert got["kind"] == "if_then" and got["action"] == action
+
+
+def test_a_capitalised_name_before_a_colon_stays_when_no_condition_follows() -> None:
+    """Only an alarm name before if/when/unless... is dropped: here it names the parameter."""
+    got = one("SPEED: must not exceed 36,000 rpm.")
+    assert stripped(got["cond"]) == {"not": atom("speed", "<=", 36000, "rpm")}
+
+
+def test_how_long_an_order_lasts_is_not_part_of_the_condition() -> None:
+    got = one("If the temperature exceeds 80 °C, stop the pump and keep the hatch closed for at "
+              "least 20 minutes.")
+    assert stripped(got["cond"]) == atom("temp", ">", 80, "degC")
+    assert got["action"] == "stop the pump and keep the hatch closed for at least 20 minutes"
+
+
+@pytest.mark.parametrize("text, cond", [
+    ("Maximum oil temperature ............ 120 °C", {"not": atom("temp", "<=", 120, "degC")}),
+    ("Minimum oil pressure ...... 25 psi", {"not": atom("pressure", ">=", 25, "psi")}),
+    ("Maximum turbopump speed … 36,000 rpm", {"not": atom("speed", "<=", 36000, "rpm")}),
+])
+def test_limitation_lines_with_dotted_leaders(text: str, cond: dict[str, Any]) -> None:
+    found = extract(split_statements(f"Limitations\n{text}\n", "m.txt"), PARAMS)
+    (rule,) = found.rules
+    assert rule.kind == "constraint" and stripped(condition_to_json(rule.condition)) == cond
+
+
+def test_a_heading_without_a_limit_stays_a_heading() -> None:
+    found = extract(split_statements("Maximum limits\nMinimum equipment list\n", "m.txt"), PARAMS)
+    assert found.rules == [] and not found.problems
+
+
+def test_a_conditional_list_title_is_a_rule_that_starts_the_procedure() -> None:
+    text = ("If the oil pressure drops below 20 psi for more than 10 seconds, accomplish the "
+            "following:\n1. Reduce the speed.\n2. Open the bypass valve.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    rule, proc = found.rules
+    assert rule.kind == "if_then" and rule.duration_s == 10
+    assert stripped(condition_to_json(rule.condition)) == atom("pressure", "<", 20, "psi")
+    assert proc.kind == "procedure" and len(proc.steps) == 2
+    assert rule.source == proc.source
+
+
+def test_an_order_before_a_trailing_comparison_keeps_its_subject() -> None:
+    got = one("The pump must not be started with an oil pressure lower than 15 psi.")
+    assert (got["kind"], stripped(got["cond"])) == ("constraint", atom("pressure", "<", 15, "psi"))
+    assert got["action"] == "The pump must not be started"
+
+
+@pytest.mark.parametrize("sentence, fires", [
+    ("An oil temperature of 100 °C or higher initiates an automatic shutdown.", True),
+    ("A turbopump speed above 30,000 rpm causes a trip of the engine.", True),
+    ("A temperature above 60 °C causes the thermostat to open.", False),
+])
+def test_consequences_initiated_or_caused(sentence: str, fires: bool) -> None:
+    found = extract(split_statements(sentence + "\n", "m.txt"), PARAMS)
+    assert bool(found.rules) == fires, (found.rules, found.descriptive)

@@ -22,3 +22,20 @@ def test_statements_on_the_same_line_of_different_pages_stay_apart() -> None:
 
 def test_a_text_statement_is_labelled_by_file_and_line() -> None:
     assert Statement("manual.md", 12, "x", "sentence").where == "manual.md:12"
+
+
+def test_a_rule_that_is_a_procedure_title_starts_that_procedure() -> None:
+    from rulec.compiler.extractor import extract
+    from rulec.compiler.graph import EDGE_TYPES
+    from rulec.compiler.statements import split_statements
+
+    params = ParameterTable()
+    params.add(ParameterInfo("oil_pressure", ("oil pressure",), "psi"))
+    text = ("If the oil pressure drops below 20 psi, accomplish the following:\n"
+            "1. Reduce the speed.\n2. Land at the nearest suitable airport.\n")
+    found = extract(split_statements(text, "qrh.txt"), params)
+    rule, proc = found.rules
+    graph = build_graph(found.rules, [], params, ThresholdConverter({"oil_pressure": "psi"}))
+    index = {(n["kind"], n["label"]): i for i, n in enumerate(graph.nodes)}
+    triggers = EDGE_TYPES.index("triggers")
+    assert (index[("rule", rule.id)], index[("procedure", proc.id)], triggers) in graph.edges

@@ -12,6 +12,8 @@ from fractions import Fraction as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 PSI_KPA = F("6.894757293168361")      # 1 psi in kPa (to 1e-15; no query sits near a psi boundary)
 KT_MS = F(1852, 3600)
+KT_KMH = F("1.852")                   # 1 kt in km/h (exact)
+FT_M = F("0.3048")                    # 1 ft in m (exact)
 def C2F(c): return F(c) * F(9, 5) + 32
 def F2C(f): return (F(f) - 32) * F(5, 9)
 def C2K(c): return F(c) + F("273.15")
@@ -199,6 +201,62 @@ domain("process_pump",
         ("more than 200 A is an alarm condition", lambda s: gt(s, "motor_current", 200), None),
         ("between 85 and 95 °C, increase the inspection", lambda s: between(s, "bearing_temperature", 85, 95), None)])
 
+# ---------------------------------------------------------------- ventilator
+domain("ventilator",
+       {"paw_peak": (-2, 15), "peep": (0, 50), "minute_volume": (0, 60), "apnoea_time": (0, 600),
+        "spo2": (0, 100), "fio2": (18, 100), "o2_supply_pressure": (0, 1000), "battery_time": (0, 36000),
+        "airway_temperature": (0, 60)},
+       [("exceeds 40 mbar", lambda s: gt(s, "paw_peak", 4), None),                      # mbar text -> kPa
+        ("60 mbar or greater", lambda s: ge(s, "paw_peak", 6), None),
+        ("Whenever the PEEP drops below 3 mbar", lambda s: lt(s, "peep", 3), None),
+        ("ventilate the patient manually",
+         lambda s: AND(lt(s, "minute_volume", 3), ge(s, "apnoea_time", 15)), None),
+        ("lower than 0.5 L/min for more than 15 s", lambda s: lt(s, "minute_volume", F("0.5")), 15),
+        ("Increase the FiO2 in steps of 10 %", lambda s: AND(lt(s, "spo2", 90), NOT(ge(s, "fio2", 80))), None),
+        ("call the ICU physician",
+         lambda s: OR(AND(gt(s, "fio2", 60), ge(s, "peep", 10)), lt(s, "spo2", 85)), None),
+        ("must be between 2.7 bar and 6.0 bar", lambda s: outside(s, "o2_supply_pressure", 270, 600), None),
+        ("as soon as the remaining battery time", lambda s: lt(s, "battery_time", 10 * 60), None),
+        ("must never exceed 41 °C", lambda s: gt(s, "airway_temperature", 41), None)])
+
+# ---------------------------------------------------------------- aircraft_fuel_hydraulics
+domain("aircraft_fuel_hydraulics",
+       {"fuel_temperature": (-70, 100), "altitude": (-600, 16000), "airspeed": (0, 1200),
+        "hyd_pressure_a": (0, 5000), "hyd_fluid_temperature": (-65, 350), "reservoir_quantity": (0, 100)},
+       [("Maximum operating altitude", lambda s: gt(s, "altitude", 41000 * FT_M), None),
+        ("Do not extend the landing gear", lambda s: gt(s, "airspeed", 270 * KT_KMH), None),
+        ("Do not operate the alternate flap system", lambda s: NOT(lt(s, "airspeed", 230 * KT_KMH)), None),
+        ("Maximum fuel temperature", lambda s: gt(s, "fuel_temperature", 54), None),
+        ("Minimum fuel temperature", lambda s: lt(s, "fuel_temperature", -44), None),
+        ("increase speed or descend to warmer air",
+         lambda s: AND(lt(s, "fuel_temperature", -35), gt(s, "altitude", 35000 * FT_M)), None),
+        ("shall not be greater than 3,350 psi", lambda s: gt(s, "hyd_pressure_a", 3350), None),
+        ("switch the system A electric pump OFF", lambda s: gt(s, "hyd_fluid_temperature", C2F(105)), None),
+        ("Do not dispatch the airplane",
+         lambda s: OR(AND(lt(s, "hyd_pressure_a", 2800), gt(s, "hyd_fluid_temperature", C2F(95))),
+                      le(s, "reservoir_quantity", 25)), None),
+        ("drops below 1,500 psi for more than 10 seconds", lambda s: lt(s, "hyd_pressure_a", 1500), 10)])
+
+# ---------------------------------------------------------------- marine_diesel
+domain("marine_diesel",
+       {"lube_oil_pressure": (0, 1), "engine_speed": (0, 700), "jacket_water_temperature": (0, 130),
+        "exhaust_temperature": (32, 1500), "oil_mist": (0, 10), "starting_air_pressure": (0, 4000),
+        "running_hours": (0, 200000)},
+       [("shall not fall below 2.5 bar",                                                  # bar text -> MPa
+         lambda s: AND(lt(s, "lube_oil_pressure", F("0.25")), gt(s, "engine_speed", 300)), None),
+        ("drop below 1.8 bar, stop the engine", lambda s: lt(s, "lube_oil_pressure", F("0.18")), None),
+        ("standby lube oil pump starts automatically",
+         lambda s: AND(lt(s, "lube_oil_pressure", F("0.3")), NOT(lt(s, "engine_speed", 100))), None),
+        ("above 96 °C for more than 2 minutes", lambda s: gt(s, "jacket_water_temperature", 96), 120),
+        ("100 °C or above", lambda s: ge(s, "jacket_water_temperature", 100), None),
+        ("exceeds 520 °C", lambda s: gt(s, "exhaust_temperature", C2F(520)), None),
+        # "reaches": == 0.5 (>= also accepted for a rising value), so no query sits above 0.5
+        ("reaches 0.5 mg/L", lambda s: eq(s, "oil_mist", F("0.5")), None),
+        ("must not be started", lambda s: lt(s, "starting_air_pressure", 1500), None),   # bar text -> kPa
+        ("Engine speeds above 560 rpm", lambda s: gt(s, "engine_speed", 560), None),
+        # "reach": == 12,000 (>= also accepted for a counter), so no query sits above 12,000
+        ("overhaul the cylinder heads", lambda s: eq(s, "running_hours", 12000), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -323,6 +381,95 @@ Q = [
  ("cc-10", "cold_chain", {"compressor_pressure": 351, "humidity": 59}),
  ("cc-11", "cold_chain", {"batch_age": 2880, "compressor_pressure": 350}),
  ("cc-12", "cold_chain", {"batch_age": 2879}),
+ # ventilator (paw_peak in kPa: 40 mbar = 4.0 kPa, 60 mbar = 6.0 kPa; O2 supply in kPa; battery time in s)
+ ("vt-01", "ventilator", {"paw_peak": 4.0}),
+ ("vt-02", "ventilator", {"paw_peak": 4.01}),
+ ("vt-03", "ventilator", {"paw_peak": 6.0}),
+ ("vt-04", "ventilator", {"paw_peak": 5.99}),
+ ("vt-05", "ventilator", {"paw_peak": 2.5, "peep": 5, "o2_supply_pressure": 500}),   # descriptive values
+ ("vt-06", "ventilator", {"peep": 3}),
+ ("vt-07", "ventilator", {"peep": 2.9}),
+ ("vt-08", "ventilator", {"minute_volume": 2.9, "apnoea_time": 15}),
+ ("vt-09", "ventilator", {"minute_volume": 3.0, "apnoea_time": 20}),
+ ("vt-10", "ventilator", {"minute_volume": 2.0, "apnoea_time": 14.9}),
+ ("vt-11", "ventilator", {"minute_volume": 0.4}),                      # duration rule: never in query
+ ("vt-12", "ventilator", {"o2_supply_pressure": 270}),
+ ("vt-13", "ventilator", {"o2_supply_pressure": 269.9}),
+ ("vt-14", "ventilator", {"o2_supply_pressure": 600}),
+ ("vt-15", "ventilator", {"o2_supply_pressure": 600.1}),
+ ("vt-16", "ventilator", {"battery_time": 600}),
+ ("vt-17", "ventilator", {"battery_time": 599}),
+ ("vt-18", "ventilator", {"spo2": 89, "fio2": 79}),
+ ("vt-19", "ventilator", {"spo2": 89, "fio2": 80}),
+ ("vt-20", "ventilator", {"spo2": 89}),                               # unless-parameter absent
+ ("vt-21", "ventilator", {"spo2": 90, "fio2": 61, "peep": 10}),
+ ("vt-22", "ventilator", {"spo2": 95, "fio2": 61, "peep": 9.9}),
+ ("vt-23", "ventilator", {"fio2": 60, "peep": 12}),
+ ("vt-24", "ventilator", {"spo2": 84.9, "fio2": 85}),
+ ("vt-25", "ventilator", {"spo2": 84, "fio2": "nan"}),
+ ("vt-26", "ventilator", {"airway_temperature": 41}),
+ ("vt-27", "ventilator", {"airway_temperature": 41.5}),
+ ("vt-28", "ventilator", {"paw_peak": 20, "peep": 2}),                 # paw out of range -> invalid
+ ("vt-29", "ventilator", {"o2_supply_pressure": 1200}),                # out of range: outside must not fire
+ ("vt-30", "ventilator", {"battery_time": 600, "airway_temperature": 41, "spo2": 90, "fio2": 40,
+                          "peep": 5, "paw_peak": 2.0, "minute_volume": 8, "apnoea_time": 0,
+                          "o2_supply_pressure": 500}),                   # everything normal
+ # aircraft_fuel_hydraulics (altitude in m: 41,000 ft = 12496.8 m, 35,000 ft = 10668 m;
+ #   airspeed in km/h: 270 kt = 500.04, 230 kt = 425.96; hyd fluid in degF: 105 C = 221 F, 95 C = 203 F)
+ ("af-01", "aircraft_fuel_hydraulics", {"fuel_temperature": 54}),
+ ("af-02", "aircraft_fuel_hydraulics", {"fuel_temperature": 54.5}),
+ ("af-03", "aircraft_fuel_hydraulics", {"fuel_temperature": -44}),
+ ("af-04", "aircraft_fuel_hydraulics", {"fuel_temperature": -44.1}),
+ ("af-05", "aircraft_fuel_hydraulics", {"fuel_temperature": -36, "altitude": 10668}),
+ ("af-06", "aircraft_fuel_hydraulics", {"fuel_temperature": -36, "altitude": 10668.5}),
+ ("af-07", "aircraft_fuel_hydraulics", {"fuel_temperature": -35, "altitude": 11000}),
+ ("af-08", "aircraft_fuel_hydraulics", {"fuel_temperature": -45, "altitude": 12496.8}),
+ ("af-09", "aircraft_fuel_hydraulics", {"altitude": 12496.9}),
+ ("af-10", "aircraft_fuel_hydraulics", {"airspeed": 425.96}),
+ ("af-11", "aircraft_fuel_hydraulics", {"airspeed": 425.9}),
+ ("af-12", "aircraft_fuel_hydraulics", {"airspeed": 500.04}),
+ ("af-13", "aircraft_fuel_hydraulics", {"airspeed": 500.1}),
+ ("af-14", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 3000}),       # descriptive normal pressure
+ ("af-15", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 2799, "hyd_fluid_temperature": 203}),
+ ("af-16", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 2799, "hyd_fluid_temperature": 203.5}),
+ ("af-17", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 2800, "hyd_fluid_temperature": 230}),
+ ("af-18", "aircraft_fuel_hydraulics", {"reservoir_quantity": 25}),
+ ("af-19", "aircraft_fuel_hydraulics", {"reservoir_quantity": 25.5, "hyd_pressure_a": 1400}),
+ ("af-20", "aircraft_fuel_hydraulics", {"hyd_fluid_temperature": 221}),
+ ("af-21", "aircraft_fuel_hydraulics", {"hyd_fluid_temperature": 221.5}),
+ ("af-22", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 3350}),
+ ("af-23", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 3351}),
+ ("af-24", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 6000, "reservoir_quantity": 30}),  # out of range
+ ("af-25", "aircraft_fuel_hydraulics", {"fuel_temperature": "nan", "altitude": 13000}),
+ ("af-26", "aircraft_fuel_hydraulics", {"fuel_temperature": 1}),       # "accurate to within 2 °C"
+ ("af-27", "aircraft_fuel_hydraulics", {"hyd_pressure_a": 2000, "reservoir_quantity": 24}),
+ # marine_diesel (lube oil in MPa: 2.5 bar = 0.25, 1.8 bar = 0.18, 3.0 bar = 0.3; exhaust in degF: 520 C = 968 F;
+ #   starting air in kPa: 15 bar = 1500)
+ ("md-01", "marine_diesel", {"lube_oil_pressure": 0.25, "engine_speed": 400}),
+ ("md-02", "marine_diesel", {"lube_oil_pressure": 0.249, "engine_speed": 400}),
+ ("md-03", "marine_diesel", {"lube_oil_pressure": 0.2, "engine_speed": 300}),
+ ("md-04", "marine_diesel", {"lube_oil_pressure": 0.18, "engine_speed": 50}),
+ ("md-05", "marine_diesel", {"lube_oil_pressure": 0.17, "engine_speed": 50}),
+ ("md-06", "marine_diesel", {"lube_oil_pressure": 0.17}),               # unless-parameter absent
+ ("md-07", "marine_diesel", {"lube_oil_pressure": 0.29, "engine_speed": 100}),
+ ("md-08", "marine_diesel", {"lube_oil_pressure": 0.3, "engine_speed": 500}),
+ ("md-09", "marine_diesel", {"lube_oil_pressure": 0.45, "engine_speed": 500, "jacket_water_temperature": 80,
+                             "exhaust_temperature": 700, "oil_mist": 0.05, "starting_air_pressure": 3000,
+                             "running_hours": 500}),                     # descriptive / procedure values
+ ("md-10", "marine_diesel", {"jacket_water_temperature": 100}),
+ ("md-11", "marine_diesel", {"jacket_water_temperature": 99.9}),
+ ("md-12", "marine_diesel", {"exhaust_temperature": 968}),
+ ("md-13", "marine_diesel", {"exhaust_temperature": 968.5}),
+ ("md-14", "marine_diesel", {"oil_mist": 0.5}),
+ ("md-15", "marine_diesel", {"oil_mist": 0.49}),
+ ("md-16", "marine_diesel", {"starting_air_pressure": 1500}),
+ ("md-17", "marine_diesel", {"starting_air_pressure": 1499}),
+ ("md-18", "marine_diesel", {"engine_speed": 560}),
+ ("md-19", "marine_diesel", {"engine_speed": 561}),
+ ("md-20", "marine_diesel", {"running_hours": 12000}),
+ ("md-21", "marine_diesel", {"running_hours": 11999}),
+ ("md-22", "marine_diesel", {"lube_oil_pressure": 2, "engine_speed": 400}),   # lube oil out of range
+ ("md-23", "marine_diesel", {"engine_speed": 600, "lube_oil_pressure": "nan"}),
 ]
 
 # ======================================================================= replays
@@ -339,6 +486,15 @@ R = [
  ("rp-coldchain-excursion", "cold_chain", "replay/reefer_excursion.csv", ["cargo_temperature"],
   [(0, 40.0), (300, 46.4), (600, 47.0), (900, 48.0), (1200, 46.0), (1500, 47.5), (1800, 49.0), (2100, 50.0),
    (2400, 50.0), (2700, 49.0), (3000, 48.0), (3300, 48.0), (3600, 47.0), (3900, 46.4), (4200, 42.0)]),
+ ("rp-vent-disconnect", "ventilator", "replay/vent_disconnect.csv", ["minute_volume", "paw_peak"],
+  [(0, 6.0, 2.0), (10, 0.4, 2.0), (20, 0.3, 4.1), (25, 0.45, 4.0), (26, 0.2, 2.0), (30, 0.5, 2.0),
+   (40, 0.1, 2.0), (50, 0.6, 2.0), (52, 0.2, 2.0), (67, 0.2, 2.0), (68, 5.0, 2.0)]),
+ ("rp-hyd-a-press-low", "aircraft_fuel_hydraulics", "replay/hyd_a_press_low.csv", ["hyd_pressure_a"],
+  [(0, 3000), (2, 1400), (6, 1450), (12, 1480), (12.5, 1490), (14, 2000), (20, 1400), (25, 1600),
+   (26, 1450), (36, 1300), (37, 3000), (40, 3400), (42, 3350), (44, 3000)]),
+ ("rp-marine-jacket-water", "marine_diesel", "replay/marine_jacket_water.csv", ["jacket_water_temperature"],
+  [(0, 85), (60, 96), (90, 96.5), (150, 97), (210, 97), (211, 97.5), (240, 100), (270, 99.9), (300, 95),
+   (330, 97), (400, 96), (420, 98), (540, 98), (541, 95)]),
 ]
 
 def valid_state(dom, st):
