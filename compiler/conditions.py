@@ -70,6 +70,22 @@ _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("and", "under"), "<="), (("or", "younger"), "<="), (("or", "shorter"), "<="),
 ]
 
+
+def _by_length(
+    ops: list[tuple[tuple[str, ...], str]],
+) -> list[tuple[int, dict[tuple[str, ...], tuple[int, str]]]]:
+    """``ops`` grouped by phrase length, longest first, each phrase -> (its place in
+    ``ops``, its operator): a dict look-up per length finds the phrase the list scan
+    finds (the first listed), without comparing every phrase at every number."""
+    groups: dict[int, dict[tuple[str, ...], tuple[int, str]]] = {}
+    for index, (pattern, op) in enumerate(ops):
+        groups.setdefault(len(pattern), {}).setdefault(pattern, (index, op))
+    return sorted(groups.items(), key=lambda group: -group[0])
+
+
+_PREFIX_BY_LENGTH = _by_length(_PREFIX_OPS)
+_POSTFIX_BY_LENGTH = _by_length(_POSTFIX_OPS)
+
 _NEGATE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "between": "outside", "outside": "between"}
 # Words that may stand between a parameter's name and its comparison.
 _VERB_GAP = {
@@ -77,6 +93,7 @@ _VERB_GAP = {
     "kept", "keep", "maintained", "held", "falls", "fall", "drops", "drop", "rises", "rise",
     "goes", "go", "gets", "get", "climbs", "climb", "reads", "read", "measures", "measured",
     "increases", "increase", "decreases", "decrease", "has", "have", "does", "do", "did",
+    "reduced", "lowered", "decreased", "raised", "increased",
     "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
@@ -363,25 +380,30 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
 def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
     tok = tokens[i]
     assert tok.value is not None
-    for pattern, op in _POSTFIX_OPS:
-        after = i + 1 + len(pattern)
+    postfix: tuple[int, int, str] | None = None  # (place in _POSTFIX_OPS, length, op)
+    for n, table in _POSTFIX_BY_LENGTH:
+        after = i + 1 + n
         if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than"):
             continue  # "80 °C or below 5 °C" is a second comparison, not "80 or below"
-        if words[i + 1:after] == list(pattern):
-            first = i
-            if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
-                first = i - 1
-            return FoundAtom(first, i + len(pattern), op, tok.value, tok.unit)
-    for pattern, op in _PREFIX_OPS:
-        n = len(pattern)
-        if i - n >= 0 and tuple(words[i - n:i]) == pattern:
-            first = i - n
-            if op in _NEGATE and pattern[0] not in ("not", "no") and first > 0 and words[
-                    first - 1] in ("not", "never"):
-                if not _modal_before(words, first - 1):
-                    # "does not exceed 5" states <= 5
-                    return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
-            return FoundAtom(first, i, op, tok.value, tok.unit)
+        found = table.get(tuple(words[i + 1:after]))
+        if found is not None and (postfix is None or found[0] < postfix[0]):
+            postfix = (found[0], n, found[1])
+    if postfix is not None:
+        _, n, op = postfix
+        first = i
+        if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
+            first = i - 1
+        return FoundAtom(first, i + n, op, tok.value, tok.unit)
+    prefix = _prefix_op(words, i)
+    if prefix is not None:
+        n, op = prefix
+        first = i - n
+        if op in _NEGATE and words[first] not in ("not", "no") and first > 0 and words[
+                first - 1] in ("not", "never"):
+            if not _modal_before(words, first - 1):
+                # "does not exceed 5" states <= 5
+                return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
+        return FoundAtom(first, i, op, tok.value, tok.unit)
     inner = _inner_comparison(tokens, words, i)
     if inner is not None:
         return inner
@@ -401,13 +423,33 @@ def _inner_comparison(tokens: list[Token], words: list[str], i: int) -> FoundAto
         between = tokens[k + 1:i - 1]
         if any(t.kind != "word" or t.low in _CONNECTIVES for t in between):
             return None
-        for pattern, op in _PREFIX_OPS:
-            n = len(pattern)
-            if k - n + 1 >= 0 and tuple(words[k - n + 1:k + 1]) == pattern and between:
-                found = FoundAtom(k - n + 1, i, op, tok.value, tok.unit)
-                found.inner = " ".join(t.text for t in between)
-                return found
+        prefix = _prefix_op(words, k + 1) if between else None
+        if prefix is not None:
+            n, op = prefix
+            found = FoundAtom(k - n + 1, i, op, tok.value, tok.unit)
+            found.inner = " ".join(t.text for t in between)
+            return found
     return None
+
+
+def _prefix_op(words: list[str], end: int) -> tuple[int, str] | None:
+    """(length, operator) of the first phrase of ``_PREFIX_OPS`` (longest first) that
+    ends just before word ``end``, or None."""
+    for n, table in _PREFIX_BY_LENGTH:
+        if end - n >= 0:
+            found = table.get(tuple(words[end - n:end]))
+            if found is not None:
+                return n, found[1]
+    return None
+
+
+def _is_modal(words: list[str], k: int) -> bool:
+    """`must`, `shall`...; `has`/`have` only as in "has to" ("has been above 40 °C" is a
+    past state, not a requirement)."""
+    word = words[k]
+    if word in ("has", "have"):
+        return k + 1 < len(words) and words[k + 1] == "to"
+    return word in _MODALS
 
 
 def _modal_before(words: list[str], k: int) -> bool:
@@ -448,7 +490,7 @@ def _name_atoms(
         atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
         imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
             words)
-        atom.requirement = imperative or any(w in _MODALS for w in gap) or (
+        atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
             "to" in gap and any(w in ("is", "are") for w in gap))
         if atom.requirement and ("not" in gap or "never" in gap or "cannot" in gap):
             # "must not exceed N": the requirement is the negation of what is written.

@@ -58,6 +58,14 @@ _MAX_MIN_AFTER = re.compile(
     r"(?P<rest>[+\-−]?\d.*)$",
     re.IGNORECASE,
 )
+# A remark in brackets without a number ("The isolator pressure (relative to the filling
+# room) shall ...") stands between a parameter and its comparison; it is read past.
+# One-word brackets stay: "Cell voltage (min): 3.0 V", "oil temperature (OT)".
+_PARENTHETICAL = re.compile(r"\s*\((?=[^()\d]*\s)[^()\d]*\)")
+# A clause's own number: "(3) If the pool temperature ...", "b) ...", "6.3.2   If the
+# particle count ..." (a section number before a capital, not a value like "0.5 µm").
+_ENUMERATOR = re.compile(
+    r"^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|\d{1,2}(?:\.\d{1,2}){1,4}\.?(?=\s+[A-Z(]))\s+")
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
 _LEADING_COMPARISON = re.compile(
     r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
@@ -236,7 +244,8 @@ def _looks_like_rule(text: str) -> bool:
 def _extract_statement(
     st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str]
 ) -> None:
-    text = _clean(st.parse_text or st.text)
+    text = _PARENTHETICAL.sub("", _clean(st.parse_text or st.text))
+    text = _ENUMERATOR.sub("", text)
     req = _REQ_ID.match(text)
     req_id = None
     if req and re.search(r"\d", req.group("id")):
@@ -431,6 +440,15 @@ _ACTION_DURATION = re.compile(
     r"(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)\b", re.IGNORECASE)
 
 
+# The value an order sets is not a condition: "..., the operator shall reduce the reactor
+# power to 50 % or less", "..., raise the speed to 3,000 rpm".
+_ORDER_TARGET = re.compile(
+    r"\b(?:reduc|increas|rais|lower|limit|adjust|decreas|restrict|throttl|ramp|chang|set|"
+    r"bring|brought|return|restor|run)\w*\b[^,;]*?\bto\s+(?:at most\s+|at least\s+|"
+    r"not more than\s+|no more than\s+|below\s+|under\s+|above\s+)?[+\-−]?\d[\d,.]*"
+    r"(?:\s*[^\s,;]+)?(?:\s+or\s+(?:less|more|lower|higher|below|above))?", re.IGNORECASE)
+
+
 def _split_condition_action(rest: str) -> tuple[str, str]:
     """Where the condition ends: the first comma after which no comparison follows."""
     for match in re.finditer(r",(?!\d{3})\s*|\s+then\s+", rest):
@@ -441,7 +459,8 @@ def _split_condition_action(rest: str) -> tuple[str, str]:
             segment = segment[:unless.start()]
         if re.match(r"(and|or|while|with|unless|either|nor)\b", segment.strip(), re.IGNORECASE):
             continue
-        if find_comparisons(tokenize(_ACTION_DURATION.sub(" ", segment)), set()):
+        if find_comparisons(tokenize(_ORDER_TARGET.sub(" ", _ACTION_DURATION.sub(" ", segment))),
+                            set()):
             continue
         return rest[:match.start()], after
     return rest, ""

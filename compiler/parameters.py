@@ -59,11 +59,13 @@ class ParameterTable:
     def resolve(self, phrase: str) -> tuple[str, str] | None:
         """(parameter name, alias as found) for the longest alias inside the phrase."""
         words = words_of(phrase)
+        runs: dict[int, set[tuple[str, ...]]] = {}  # the phrase's runs of n words, by n
         for key, name, alias in self._aliases:
             n = len(key)
-            for i in range(len(words) - n + 1):
-                if tuple(words[i:i + n]) == key:
-                    return name, alias
+            if n not in runs:
+                runs[n] = {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+            if key in runs[n]:
+                return name, alias
         if self.infer:
             return self._infer(phrase)
         return None

@@ -247,7 +247,8 @@ def _split_lines(
             continue
         numbered_heading = _NUMBERED_HEADING.match(raw)
         if (numbered_heading and not wraps and not _SENTENCE_END.search(raw)
-                and not raw.rstrip().endswith(":")):
+                and not raw.rstrip().endswith(":")
+                and not _numbered_clause(raw, numbered_heading.group(2), lines, i)):
             flush_paragraph()
             section = raw.strip()
             out.append(Statement(file, lineno, raw.strip(), "heading", section))
@@ -370,6 +371,24 @@ def _is_plain_heading(text: str, nxt: str | None, lines: list[str], i: int) -> b
     return last_word not in _JOINING_WORDS
 
 
+def _numbered_clause(raw: str, body: str, lines: list[str], i: int) -> bool:
+    """`6.1.1   The room pressure shall` + an indented `not be less than 10 Pa.`: a
+    numbered clause wrapped under a hanging indent, not a heading.  Said so when the
+    text stops on a word a sentence cannot end on, runs longer than a heading, or the
+    next line is indented deeper and is no list item."""
+    words = body.split()
+    if len(words) > 10 or words[-1].lower().strip(",;") in _CLAUSE_OPEN_END:
+        return True
+    nxt = lines[i].replace("\u00a0", " ").rstrip() if i < len(lines) else ""
+    deeper = len(nxt) - len(nxt.lstrip()) > len(raw) - len(raw.lstrip())
+    return bool(nxt.strip()) and deeper and _match_item(nxt) is None
+
+
+_CLAUSE_OPEN_END = _JOINING_WORDS | {
+    "shall", "must", "should", "will", "may", "can", "below", "above", "over", "under",
+    "exceed", "exceeds", "outside", "within", "reaches", "equals"}
+
+
 def _is_numbered_heading(text: str) -> bool:
     """`2.1 Exhaust gas temperature`: a numbered heading, not the rest of a sentence."""
     return bool(_NUMBERED_HEADING.match(text)) and not _SENTENCE_END.search(text) \
@@ -434,12 +453,31 @@ def _with_spans(statements: list[Statement], lines: list[str], text: str) -> lis
 
 
 def find_span(text: str, words: str, pos: int = 0) -> tuple[int, int]:
-    """Span of `words` in `text` at or after `pos`, whitespace folded; (-1, -1) if absent."""
+    """Span of `words` in `text` at or after `pos`, whitespace folded; (-1, -1) if absent.
+
+    The first place where the words stand in order with whitespace between them, as the
+    regex ``word\\s+word...`` would find it; found with ``str.find`` because compiling
+    that regex for every statement cost more than the rest of splitting a manual.
+    """
     parts = words.split()
     if not parts:
         return -1, -1
-    match = re.compile(r"\s+".join(re.escape(p) for p in parts)).search(text, pos)
-    return (match.start(), match.end()) if match else (-1, -1)
+    first = parts[0]
+    start = text.find(first, pos)
+    while start >= 0:
+        end = start + len(first)
+        for part in parts[1:]:
+            space = _SPACE.match(text, end)
+            if space is None or not text.startswith(part, space.end()):
+                break
+            end = space.end() + len(part)
+        else:
+            return start, end
+        start = text.find(first, start + 1)
+    return -1, -1
+
+
+_SPACE = re.compile(r"\s+")
 
 
 def line_offsets(text: str) -> list[int]:

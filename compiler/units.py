@@ -338,9 +338,12 @@ _noun("person", "person", "persons", "people", *_s("passenger", "patient", "user
 for _w in ("event", "attempt", "error", "fault", "failure", "packet", "message", "request",
            "transaction", "pallet", "carton", "case", "dose", "tablet", "alarm", "alert",
            "retry", "sample", "reading", "occurrence", "incident", "defect", "order",
-           "call", "visit", "start", "trip", "login", "session", "bed", "seat", "occupant"):
+           "call", "visit", "start", "trip", "login", "session", "bed", "seat", "occupant",
+           "particle", "colony", "organism", "spore", "fibre", "fiber", "droplet", "drop",
+           "pulse", "spike"):
     _noun(_w, *_s(_w))
 _alias(_UNITS["retry"], names=["retries"])
+_alias(_UNITS["colony"], "CFU", "cfu", names=["colonies", "colony-forming units"])
 
 # --- currencies: each its own dimension
 for _code, _syms, _names in (
@@ -579,7 +582,10 @@ def _parse_quotient(parts: list[str], text: str) -> Unit:
     return result
 
 
+@functools.lru_cache(maxsize=256)
 def _suggest(key: str) -> str:
+    """The hint of an unknown-unit error.  Cached: difflib over every spelling takes
+    milliseconds, and the spellings are fixed once this module is imported."""
     spellings = _all_spellings()
     same_letters = [s for s in spellings if s.lower() == key.lower()]
     if same_letters:  # "mv": millivolt or megavolt? case decides

@@ -479,3 +479,44 @@ def test_an_order_before_a_trailing_comparison_keeps_its_subject() -> None:
 def test_consequences_initiated_or_caused(sentence: str, fires: bool) -> None:
     found = extract(split_statements(sentence + "\n", "m.txt"), PARAMS)
     assert bool(found.rules) == fires, (found.rules, found.descriptive)
+
+
+def test_a_bracketed_remark_between_parameter_and_comparison_is_read_past() -> None:
+    got = one("The oil pressure (measured at the pump outlet) shall remain between 20 psi and "
+              "80 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", "between", [20, 80], "psi")}
+
+
+@pytest.mark.parametrize("sentence", [
+    "(3) If the temperature exceeds 80 °C, stop the pump.",
+    "b) If the temperature exceeds 80 °C, stop the pump.",
+    "6.3.2   If the temperature exceeds 80 °C, stop the pump.",
+])
+def test_a_clause_number_before_the_conditional_is_not_part_of_it(sentence: str) -> None:
+    got = one(sentence)
+    assert (got["kind"], stripped(got["cond"]), got["action"]) == (
+        "if_then", atom("temp", ">", 80, "degC"), "stop the pump")
+
+
+def test_the_value_an_order_sets_is_not_a_condition() -> None:
+    """An inverted reading here ("speed <= 50 and not temperature > 80") would advise in
+    normal operation: the target of "reduce ... to N or less" belongs to the order."""
+    got = one("If the temperature has been above 80 °C for more than 15 minutes, the operator "
+              "shall reduce the turbopump speed to 500 rpm or less.")
+    assert (got["kind"], stripped(got["cond"]), got["duration"]) == (
+        "if_then", atom("temp", ">", 80, "degC"), (900.0, False))
+    assert got["action"] == "the operator shall reduce the turbopump speed to 500 rpm or less"
+
+
+def test_has_been_is_a_state_and_has_to_a_requirement() -> None:
+    assert stripped(one("If the temperature has been above 80 °C, stop.")["cond"]) == atom(
+        "temp", ">", 80, "degC")
+    got = one("The oil pressure has to be above 20 psi.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("pressure", ">", 20, "psi")})
+
+
+def test_a_value_that_shall_not_be_reduced_below_a_limit() -> None:
+    got = one("The turbopump speed shall not be reduced below 300 rpm.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("speed", ">=", 300, "rpm")})

@@ -148,3 +148,20 @@ def test_binary_file_is_refused(tmp_path: Path) -> None:
     path.write_bytes(b"ok\nbad\x00here\n")
     with pytest.raises(DocumentError, match=r"blob.txt:2: binary file"):
         read_document_text(path)
+
+
+def test_numbered_clauses_wrapped_under_a_hanging_indent_are_statements() -> None:
+    text = ("6.1   Pressure cascade\n"
+            "6.1.1   The room pressure shall\n"
+            "        not be less than 10 Pa.\n"
+            "6.1.2   If the airflow velocity at working height is outside\n"
+            "        0.36 - 0.54 m/s, stop the filling.\n"
+            "6.2   Temperature and humidity\n")
+    got = [(s.kind, s.line, s.text) for s in split_statements(text, "sop.txt")]
+    assert got == [
+        ("heading", 1, "6.1   Pressure cascade"),
+        ("sentence", 2, "6.1.1   The room pressure shall not be less than 10 Pa."),
+        ("sentence", 4, "6.1.2   If the airflow velocity at working height is outside 0.36 - "
+                        "0.54 m/s, stop the filling."),
+        ("heading", 6, "6.2   Temperature and humidity"),
+    ]

@@ -466,3 +466,13 @@ def test_match_number_in_prose() -> None:
     assert match_number("1.5 billion", 0) == (Decimal(1500000000), 11)
     assert match_number("2 million euros", 0, magnitudes=False) == (Decimal(2), 1)
     assert match_number("abc", 0) is None
+
+
+@pytest.mark.parametrize("text, symbol", [
+    ("particles/m³", "particle/m³"), ("CFU/m³", "colony/m³"), ("cfu/m3", "colony/m³"),
+    ("colonies", "colony"), ("pulses", "pulse"),
+])
+def test_counted_nouns_of_cleanrooms_and_instruments(text: str, symbol: str) -> None:
+    unit = parse_unit(text)
+    assert unit.symbol == symbol and unit.dimension.startswith("count")
+    assert units_compatible(unit, parse_unit("counts/m³" if "/" in text else "count"))

@@ -257,6 +257,69 @@ domain("marine_diesel",
         # "reach": == 12,000 (>= also accepted for a counter), so no query sits above 12,000
         ("overhaul the cylinder heads", lambda s: eq(s, "running_hours", 12000), None)])
 
+# ---------------------------------------------------------------- sterile_filling
+domain("sterile_filling",
+       {"room_dp": (-50, 100), "isolator_pressure": (-500, 500), "room_temperature": (50, 100),
+        "relative_humidity": (0, 100), "airflow_velocity": (0, 2), "laf_fan_speed": (0, 100),
+        "particle_count": (0, 10000000), "n2_pressure": (0, 1000), "headspace_o2": (0, 25),
+        "stopper_hold_time": (0, 10000000), "tunnel_temperature": (0, 400)},
+       [("not be less than 10 Pa", lambda s: lt(s, "room_dp", 10), None),
+        ("remains below 10 Pa for more than 3 min", lambda s: lt(s, "room_dp", 10), 180),
+        ("shall remain between -150 Pa and -50 Pa", lambda s: outside(s, "isolator_pressure", -150, -50), None),
+        ("shall be maintained between 18 deg C and 22 deg C",                          # deg C text -> degF
+         lambda s: outside(s, "room_temperature", C2F(18), C2F(22)), None),
+        ("shall be no higher than 55 %RH", lambda s: gt(s, "relative_humidity", 55), None),
+        ("check the stopper feed for electrostatic charging", lambda s: lt(s, "relative_humidity", 30), None),
+        ("stop the filling, except when the LAF fan speed",
+         lambda s: AND(outside(s, "airflow_velocity", F("0.36"), F("0.54")), NOT(lt(s, "laf_fan_speed", 80))), None),
+        ("exceeds 3,520 particles/m³", lambda s: gt(s, "particle_count", 3520), None),
+        ("reject the vials filled since the last compliant check",                      # bar text -> kPa
+         lambda s: OR(lt(s, "n2_pressure", 450), gt(s, "headspace_o2", 2)), None),
+        ("is more than 72 h (3 days)", lambda s: gt(s, "stopper_hold_time", 72 * 3600), None),   # h text -> s
+        ("shall not be below 300 degrees Celsius", lambda s: lt(s, "tunnel_temperature", 300), None)])
+
+# ---------------------------------------------------------------- research_reactor
+domain("research_reactor",
+       {"fuel_temperature": (0, 1500), "reactor_power": (0, 150), "pool_level": (0, 12),
+        "pool_temperature": (0, 100), "hx_dp": (-200, 200), "primary_flow": (0, 150),
+        "secondary_flow": (0, 150), "conductivity": (0, 100), "ph": (0, 14)},
+       [("shall not exceed 1,000 °C", lambda s: gt(s, "fuel_temperature", 1000), None),
+        ("The reactor shall be scrammed if",
+         lambda s: OR(ge(s, "reactor_power", 110), gt(s, "fuel_temperature", 600)), None),
+        ("less than 16 ft above the top of the core", lambda s: lt(s, "pool_level", 16 * FT_M), None),   # ft -> m
+        ("shall not be more than 45 °C", lambda s: gt(s, "pool_temperature", 45), None),
+        ("has been above 40 °C for more than 15 minutes", lambda s: gt(s, "pool_temperature", 40), 900),
+        ("greater than -0.2 bar", lambda s: gt(s, "hx_dp", -20), None),                 # bar text -> kPa
+        ("the reactor shall be shut down within 10 minutes",
+         lambda s: AND(lt(s, "primary_flow", 85), gt(s, "reactor_power", 10)), None),
+        ("secondary coolant flow less than 70 %",
+         lambda s: AND(lt(s, "secondary_flow", 70), NOT(le(s, "reactor_power", 1))), None),
+        ("place the standby mixed-bed ion exchanger in service",
+         lambda s: AND(gt(s, "conductivity", 2), NOT(gt(s, "pool_temperature", 50))), None),
+        ("pH outside the range 5.0 to 7.5", lambda s: outside(s, "ph", 5, F("7.5")), None)])
+
+# ---------------------------------------------------------------- chiller_plant
+domain("chiller_plant",
+       {"chwst": (-10, 40), "condenser_pressure": (0, 40), "chw_dp": (0, 500), "lead_pump_speed": (0, 100),
+        "cwst": (-10, 50), "basin_temperature": (-30, 50), "basin_level": (0, 100), "oawb": (-40, 40),
+        "it_load": (0, 120), "cold_aisle_temperature": (0, 50), "cold_aisle_dew_point": (-40, 40)},
+       [("falls below 38 °F, the chiller shall stop", lambda s: lt(s, "chwst", F2C(38)), None),   # °F text -> degC
+        ("exceeds 180 psi", lambda s: gt(s, "condenser_pressure", 180 * PSI_KPA / 100), None),   # psi -> bar
+        ("greater than 68 °F (20 °C) for more than 5 minutes", lambda s: gt(s, "chwst", F2C(68)), 300),
+        ("falls below 8 psi while the lead pump speed",                                          # psi -> kPa
+         lambda s: AND(lt(s, "chw_dp", 8 * PSI_KPA), ge(s, "lead_pump_speed", 95)), None),
+        ("shall not be reduced below 30 %", lambda s: lt(s, "lead_pump_speed", 30), None),
+        ("drops below 55 °F", lambda s: lt(s, "cwst", F2C(55)), None),
+        ("start the basin heaters when",
+         lambda s: AND(lt(s, "basin_temperature", F2C(41)), NOT(lt(s, "basin_level", 30))), None),
+        ("economizer shall be enabled",
+         lambda s: AND(le(s, "oawb", F2C(40)), gt(s, "it_load", 20)), None),
+        ("shall be held within 64.4 °F to 80.6 °F",
+         lambda s: outside(s, "cold_aisle_temperature", F2C(F("64.4")), F2C(F("80.6"))), None),
+        ("drops below 15.8 °F (-9 °C)", lambda s: lt(s, "cold_aisle_dew_point", F2C(F("15.8"))), None),
+        ("Generate a critical alarm",
+         lambda s: OR(gt(s, "cold_aisle_temperature", F2C(F("89.6"))), gt(s, "chwst", F2C(75))), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -470,6 +533,141 @@ Q = [
  ("md-21", "marine_diesel", {"running_hours": 11999}),
  ("md-22", "marine_diesel", {"lube_oil_pressure": 2, "engine_speed": 400}),   # lube oil out of range
  ("md-23", "marine_diesel", {"engine_speed": 600, "lube_oil_pressure": "nan"}),
+ # sterile_filling (room temperature in degF: 18/22 deg C = 64.4/71.6 °F; N2 in kPa: 4.5 bar = 450;
+ #   stopper hold time in s: 72 h = 259200 s)
+ ("sf-01", "sterile_filling", {"room_dp": 10}),
+ ("sf-02", "sterile_filling", {"room_dp": 9.9}),                        # duration rule: never in query
+ ("sf-03", "sterile_filling", {"room_dp": 9}),                          # history "from 8 Pa to 10 Pa": no rule
+ ("sf-04", "sterile_filling", {"room_dp": -5}),
+ ("sf-05", "sterile_filling", {"room_dp": 15, "isolator_pressure": -90, "room_temperature": 68,
+                               "relative_humidity": 45, "airflow_velocity": 0.45, "laf_fan_speed": 100,
+                               "particle_count": 1000, "n2_pressure": 600, "headspace_o2": 0.5,
+                               "stopper_hold_time": 3600, "tunnel_temperature": 320}),   # everything normal
+ ("sf-06", "sterile_filling", {"isolator_pressure": -50}),
+ ("sf-07", "sterile_filling", {"isolator_pressure": -49.9}),
+ ("sf-08", "sterile_filling", {"isolator_pressure": -150}),
+ ("sf-09", "sterile_filling", {"isolator_pressure": -150.5}),
+ ("sf-10", "sterile_filling", {"isolator_pressure": 0}),
+ ("sf-11", "sterile_filling", {"isolator_pressure": 600}),             # out of range: outside must not fire
+ ("sf-12", "sterile_filling", {"room_temperature": 64.4}),
+ ("sf-13", "sterile_filling", {"room_temperature": 64.3}),
+ ("sf-14", "sterile_filling", {"room_temperature": 71.6}),
+ ("sf-15", "sterile_filling", {"room_temperature": 71.7}),
+ ("sf-16", "sterile_filling", {"room_temperature": 20}),               # a degC reading: out of the degF range
+ ("sf-17", "sterile_filling", {"relative_humidity": 55}),
+ ("sf-18", "sterile_filling", {"relative_humidity": 55.1}),
+ ("sf-19", "sterile_filling", {"relative_humidity": 30}),
+ ("sf-20", "sterile_filling", {"relative_humidity": 29.9}),
+ ("sf-21", "sterile_filling", {"airflow_velocity": 0.36, "laf_fan_speed": 100}),
+ ("sf-22", "sterile_filling", {"airflow_velocity": 0.54, "laf_fan_speed": 100}),
+ ("sf-23", "sterile_filling", {"airflow_velocity": 0.35, "laf_fan_speed": 80}),
+ ("sf-24", "sterile_filling", {"airflow_velocity": 0.55, "laf_fan_speed": 100}),
+ ("sf-25", "sterile_filling", {"airflow_velocity": 0.55, "laf_fan_speed": 79.9}),
+ ("sf-26", "sterile_filling", {"airflow_velocity": 0.2}),             # except-parameter absent
+ ("sf-27", "sterile_filling", {"airflow_velocity": 0.2, "laf_fan_speed": "nan"}),
+ ("sf-28", "sterile_filling", {"particle_count": 3520}),
+ ("sf-29", "sterile_filling", {"particle_count": 3521}),
+ ("sf-30", "sterile_filling", {"n2_pressure": 450}),
+ ("sf-31", "sterile_filling", {"n2_pressure": 449.9}),
+ ("sf-32", "sterile_filling", {"n2_pressure": 500, "headspace_o2": 2.0}),
+ ("sf-33", "sterile_filling", {"headspace_o2": 2.1}),
+ ("sf-34", "sterile_filling", {"n2_pressure": "nan", "headspace_o2": 2.5}),
+ ("sf-35", "sterile_filling", {"n2_pressure": 4.4}),                   # 4.4 kPa is far below 450 kPa
+ ("sf-36", "sterile_filling", {"stopper_hold_time": 259200}),
+ ("sf-37", "sterile_filling", {"stopper_hold_time": 259201}),
+ ("sf-38", "sterile_filling", {"stopper_hold_time": 72}),
+ ("sf-39", "sterile_filling", {"tunnel_temperature": 300}),
+ ("sf-40", "sterile_filling", {"tunnel_temperature": 299.9}),
+ ("sf-41", "sterile_filling", {"tunnel_temperature": 450}),            # out of range
+ ("sf-42", "sterile_filling", {"room_dp": 8, "relative_humidity": 60, "particle_count": 4000}),
+ # research_reactor (pool level in m: 16 ft = 4.8768 m; heat-exchanger pressure difference in kPa: -0.2 bar = -20 kPa)
+ ("rr-01", "research_reactor", {"fuel_temperature": 1000}),
+ ("rr-02", "research_reactor", {"fuel_temperature": 1000.5}),
+ ("rr-03", "research_reactor", {"fuel_temperature": 600, "reactor_power": 100}),
+ ("rr-04", "research_reactor", {"fuel_temperature": 600.1}),
+ ("rr-05", "research_reactor", {"fuel_temperature": 450}),           # basis "margin of more than 400 °C"
+ ("rr-06", "research_reactor", {"reactor_power": 110}),
+ ("rr-07", "research_reactor", {"reactor_power": 109.9}),
+ ("rr-08", "research_reactor", {"reactor_power": 50, "fuel_temperature": 300, "pool_level": 6.0,
+                                "pool_temperature": 38, "hx_dp": -50, "primary_flow": 100,
+                                "secondary_flow": 100, "conductivity": 0.8, "ph": 6.0}),   # everything normal
+ ("rr-09", "research_reactor", {"pool_level": 4.8768}),
+ ("rr-10", "research_reactor", {"pool_level": 4.8767}),
+ ("rr-11", "research_reactor", {"pool_level": 3}),
+ ("rr-12", "research_reactor", {"pool_level": 16}),                  # a ft reading: out of the m range
+ ("rr-13", "research_reactor", {"pool_temperature": 45}),
+ ("rr-14", "research_reactor", {"pool_temperature": 45.1}),
+ ("rr-15", "research_reactor", {"pool_temperature": 42}),            # duration rule: never in query
+ ("rr-16", "research_reactor", {"hx_dp": -20}),
+ ("rr-17", "research_reactor", {"hx_dp": -19.9}),
+ ("rr-18", "research_reactor", {"hx_dp": -0.2}),                     # -0.2 kPa > -20 kPa
+ ("rr-19", "research_reactor", {"hx_dp": 5}),
+ ("rr-20", "research_reactor", {"hx_dp": -25}),
+ ("rr-21", "research_reactor", {"primary_flow": 84.9, "reactor_power": 10.1}),
+ ("rr-22", "research_reactor", {"primary_flow": 85, "reactor_power": 50}),
+ ("rr-23", "research_reactor", {"primary_flow": 50, "reactor_power": 10}),
+ ("rr-24", "research_reactor", {"primary_flow": 50}),
+ ("rr-25", "research_reactor", {"secondary_flow": 69.9, "reactor_power": 1}),
+ ("rr-26", "research_reactor", {"secondary_flow": 69.9, "reactor_power": 1.1}),
+ ("rr-27", "research_reactor", {"secondary_flow": 69.9}),             # unless-parameter absent
+ ("rr-28", "research_reactor", {"secondary_flow": 70, "reactor_power": 100}),
+ ("rr-29", "research_reactor", {"secondary_flow": 60, "primary_flow": 60, "reactor_power": 20}),
+ ("rr-30", "research_reactor", {"conductivity": 2.0}),
+ ("rr-31", "research_reactor", {"conductivity": 2.1, "pool_temperature": 50}),
+ ("rr-32", "research_reactor", {"conductivity": 2.1, "pool_temperature": 50.5}),
+ ("rr-33", "research_reactor", {"conductivity": 2.1}),                # except-parameter absent
+ ("rr-34", "research_reactor", {"conductivity": 2.1, "pool_temperature": "nan"}),
+ ("rr-35", "research_reactor", {"conductivity": 1.0, "ph": 5.0}),    # typical 0.5 to 1.0 µS/cm: no rule
+ ("rr-36", "research_reactor", {"ph": 7.5}),
+ ("rr-37", "research_reactor", {"ph": 4.9}),
+ ("rr-38", "research_reactor", {"ph": 7.6}),
+ ("rr-39", "research_reactor", {"ph": 15}),                          # out of range
+ ("rr-40", "research_reactor", {"reactor_power": 200, "primary_flow": 50, "fuel_temperature": 2000}),  # out of range
+ # chiller_plant (temperatures in degC: 38/55/40/75 °F = 3.33../12.77../4.44../23.88.. °C, 68/41/64.4/80.6/15.8/89.6 °F
+ #   = 20/5/18/27/-9/32 °C exactly; CHW DP in kPa: 8 psi = 55.158 kPa; condenser pressure in bar: 180 psi = 12.4106 bar)
+ ("ch-01", "chiller_plant", {"chwst": 3.34}),
+ ("ch-02", "chiller_plant", {"chwst": 3.33}),
+ ("ch-03", "chiller_plant", {"chwst": -2}),
+ ("ch-04", "chiller_plant", {"chwst": 15, "condenser_pressure": 9, "chw_dp": 82.7, "lead_pump_speed": 60,
+                             "cwst": 24, "basin_temperature": 20, "basin_level": 80, "oawb": 18, "it_load": 70,
+                             "cold_aisle_temperature": 24, "cold_aisle_dew_point": 5}),   # everything normal
+ ("ch-05", "chiller_plant", {"chwst": 17}),                          # start-sequence ramp 68 -> 59 °F: no rule
+ ("ch-06", "chiller_plant", {"chwst": 21}),                          # duration rule: never in query
+ ("ch-07", "chiller_plant", {"chwst": 23.88}),
+ ("ch-08", "chiller_plant", {"chwst": 23.89}),
+ ("ch-09", "chiller_plant", {"chwst": 45}),                          # out of range
+ ("ch-10", "chiller_plant", {"condenser_pressure": 12.41}),
+ ("ch-11", "chiller_plant", {"condenser_pressure": 12.42}),
+ ("ch-12", "chiller_plant", {"condenser_pressure": 180}),            # a psi reading: out of the bar range
+ ("ch-13", "chiller_plant", {"chw_dp": 55.1, "lead_pump_speed": 95}),
+ ("ch-14", "chiller_plant", {"chw_dp": 55.2, "lead_pump_speed": 100}),
+ ("ch-15", "chiller_plant", {"chw_dp": 55.1, "lead_pump_speed": 94.9}),
+ ("ch-16", "chiller_plant", {"chw_dp": 40}),
+ ("ch-17", "chiller_plant", {"lead_pump_speed": 30}),
+ ("ch-18", "chiller_plant", {"lead_pump_speed": 29.9}),
+ ("ch-19", "chiller_plant", {"chw_dp": 8, "lead_pump_speed": 29}),
+ ("ch-20", "chiller_plant", {"cwst": 12.77}),
+ ("ch-21", "chiller_plant", {"cwst": 12.78}),
+ ("ch-22", "chiller_plant", {"basin_temperature": 4.9, "basin_level": 30}),
+ ("ch-23", "chiller_plant", {"basin_temperature": 4.9, "basin_level": 29.9}),
+ ("ch-24", "chiller_plant", {"basin_temperature": 5, "basin_level": 80}),
+ ("ch-25", "chiller_plant", {"basin_temperature": -2}),              # unless-parameter absent
+ ("ch-26", "chiller_plant", {"basin_temperature": -2, "basin_level": "nan"}),
+ ("ch-27", "chiller_plant", {"oawb": 4.44, "it_load": 20.1}),
+ ("ch-28", "chiller_plant", {"oawb": 4.45, "it_load": 50}),
+ ("ch-29", "chiller_plant", {"oawb": 4.44, "it_load": 20}),
+ ("ch-30", "chiller_plant", {"oawb": -5, "it_load": 80}),
+ ("ch-31", "chiller_plant", {"cold_aisle_temperature": 18}),
+ ("ch-32", "chiller_plant", {"cold_aisle_temperature": 17.9}),
+ ("ch-33", "chiller_plant", {"cold_aisle_temperature": 27}),
+ ("ch-34", "chiller_plant", {"cold_aisle_temperature": 27.1}),
+ ("ch-35", "chiller_plant", {"cold_aisle_temperature": 32}),
+ ("ch-36", "chiller_plant", {"cold_aisle_temperature": 32.1}),
+ ("ch-37", "chiller_plant", {"cold_aisle_temperature": 80.6}),        # a degF reading: out of the degC range
+ ("ch-38", "chiller_plant", {"cold_aisle_dew_point": -9}),
+ ("ch-39", "chiller_plant", {"cold_aisle_dew_point": -9.1}),
+ ("ch-40", "chiller_plant", {"cold_aisle_dew_point": 15.8}),
+ ("ch-41", "chiller_plant", {"chwst": 3.0, "cold_aisle_temperature": 33}),
 ]
 
 # ======================================================================= replays
@@ -495,6 +693,17 @@ R = [
  ("rp-marine-jacket-water", "marine_diesel", "replay/marine_jacket_water.csv", ["jacket_water_temperature"],
   [(0, 85), (60, 96), (90, 96.5), (150, 97), (210, 97), (211, 97.5), (240, 100), (270, 99.9), (300, 95),
    (330, 97), (400, 96), (420, 98), (540, 98), (541, 95)]),
+ ("rp-sterile-dp", "sterile_filling", "replay/sterile_dp_excursion.csv", ["room_dp", "isolator_pressure"],
+  [(0, 15, -90), (10, 9, -90), (100, 9.5, -90), (150, 12, -90), (160, 8, -90), (200, 8.5, -45), (250, 9, -50),
+   (340, 9, -50), (341, 9.5, -50), (400, 10, -60), (420, 15, -90), (1000, 15, -90)]),
+ ("rp-reactor-pool-temp", "research_reactor", "replay/reactor_pool_temperature.csv", ["pool_temperature", "reactor_power"],
+  [(0, 38, 100), (60, 40, 100), (120, 40.5, 100), (600, 41, 100), (1020, 42, 100), (1021, 42, 100),
+   (1100, 45, 50), (1150, 45.5, 50), (1200, 44, 50), (1250, 44, 110), (1300, 40, 50), (1400, 41, 50),
+   (2000, 39, 50), (2100, 41, 50), (3000, 41, 50), (3001, 41.5, 50), (3100, 38, 50), (4200, 38, 50)]),
+ ("rp-chiller-standby", "chiller_plant", "replay/chiller_standby.csv", ["chwst", "cold_aisle_temperature"],
+  [(0, 15, 24), (60, 20, 24), (120, 20.5, 24), (300, 21, 24), (420, 21.5, 24), (421, 22, 24), (480, 24, 27.5),
+   (540, 23.8, 27), (600, 19.5, 24), (660, 20.1, 24), (900, 19.9, 24), (960, 20.2, 24), (1260, 20.2, 24),
+   (1261, 20.3, 24), (1300, 15, 24), (2000, 15, 24)]),
 ]
 
 def valid_state(dom, st):
