@@ -235,7 +235,7 @@ def run(size: int, n_states: int, n_baseline: int, n_refute: int, unknown: float
         "variables": len(bundle.cnf.variables),
         "rules": len(bundle.rules),
         "params": n_params,
-        "nonhorn": int(len(path._nonhorn)),
+        "nonhorn": int(len(path.arrays.nonhorn)),
         "compile_s": t_compile,
         "load_ms": t_load * 1e3,
         "ours": percentiles(ours),

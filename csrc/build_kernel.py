@@ -93,8 +93,8 @@ ffi.cdef(
     """
 )
 
-# The logic path (logic.h: facts and unit propagation for runtime/logic.py) shares the
-# module.  lg_db and lg_work are filled field by field from Python, hence `...;`.
+# The logic path (logic.h: facts and unit propagation for runtime/logic_propagation.py)
+# shares the module; lg_db and lg_work, filled field by field from Python, end in `...;`.
 ffi.cdef(
     """
     #define LG_OK ...

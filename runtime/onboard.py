@@ -5,55 +5,51 @@ samples), step the engine once per sample, write ADVISORY / SENSOR_FAULT frames 
 log JSON lines; between chunks it does the housekeeping (heartbeat, summary, staleness
 while silent, bundle reload, signals).  A reload is validated on a worker thread and
 swapped in between two samples.  See docs/onboard.md for formats and semantics.
+
+The parts: this module (the ``Daemon``: the loop, per-sample evaluation, link state and
+housekeeping), ``onboard_input.py`` (the link and the frame readers the configuration
+names), ``onboard_tx.py`` (the frames written back), ``onboard_log.py`` (JSON lines,
+counters, the summary line), ``onboard_config.py`` (options) and ``onboard_command.py``
+(the command line; ``main`` here hands over to it).
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
-import json
 import math
 import os
-import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Protocol
+from typing import Any
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.ccsds import CcsdsDecoder
 from rulec.firmware_bridge.links import (
     Backoff,
     Chunk,
-    Link,
     LinkEvent,
     LinkSupervisor,
-    SerialLink,
-    StdinLink,
-    TcpListenLink,
     TextSamples,
     UdpListenLink,
-    parse_host_port,
 )
-from rulec.firmware_bridge.mavlink import MavlinkDecoder
 from rulec.runtime.engine import Engine, Event
 from rulec.runtime.errors import RulecError
-from rulec.runtime.onboard_config import (
-    OPTIONS,
-    OnboardConfig,
-    build_config,
-    parse_input_mapping,
-    read_config_file,
+from rulec.runtime.onboard_config import OnboardConfig
+from rulec.runtime.onboard_input import (
+    DECODER_COUNTS,
+    Peer,
+    channel_map,
+    decoder_factory,
+    make_link,
 )
-from rulec.runtime.onboard_log import Counters, EventLog, _percentiles
+from rulec.runtime.onboard_log import Counters, EventLog, summary_record
+from rulec.runtime.onboard_tx import Transmitter, frame_us
 from rulec.runtime.reloader import BundleReloader, ReloadOutcome, adopt, engine_loader
 
+__all__ = ["Counters", "Daemon", "EventLog", "main", "package_version"]
+
 EXIT_OK = 0
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 70
 CLOCK_JUMP_S = 1.0  # a frame timestamp this far back means the firmware clock restarted
 MAX_INPUT_ERRORS_LOGGED = 100
 SEQ_GAP_LIMIT = 1 << 16  # a larger sequence jump is a sender restart, not lost frames
@@ -65,50 +61,7 @@ _FAULT_REASONS = {
     "above range": wire.FaultReason.ABOVE_RANGE,
     "stale": wire.FaultReason.STALE,
 }
-_DECODER_FIELDS = {
-    "crc_errors": "crc",
-    "length_errors": "length",
-    "cobs_errors": "cobs",
-    "version_errors": "version",
-    "type_errors": "type",
-    "oversize": "oversize",
-    "header_errors": "header",  # the standard readers (firmware_bridge/ccsds.py, mavlink.py)
-    "duplicates": "duplicate",
-}
-_TX_KEYS = {t: f"tx.{t.name.lower()}" for t in wire.MsgType}  # counter per frame written
-_DECODER_COUNTS = (  # decoder counter -> daemon counter
-    *((name, f"dropped.{reason}") for name, reason in _DECODER_FIELDS.items()),
-    ("bytes_discarded", "bytes_discarded"),
-    ("unmapped", "ignored.unmapped"),
-    ("idle", "ignored.idle"),
-    ("packets_missing", "frames_missing"),
-    ("seq_restarts", "seq_restarts"),
-)
-
-
-# --------------------------------------------------------------------------- log
-
-# --------------------------------------------------------------------------- daemon
-
-
-class _Decoder(Protocol):
-    """Bytes in, frames out: ``wire.FrameDecoder`` or a standard reader (CCSDS, MAVLink)."""
-
-    stats: Any
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[wire.Frame]: ...
-
-    def reset(self) -> None: ...
-
-
-@dataclass
-class _Peer:
-    """Per-sender frame decoding state (one for stream links, one per UDP sender)."""
-
-    decoder: _Decoder
-    seen: dict[str, int] = field(default_factory=dict)
-    last_frame: tuple[int, int, int, bytes] | None = None
-    last_seq: int | None = None
+_ADVISORY_KEYS = {"raise": "advisories.raise", "clear": "advisories.clear"}
 
 
 class Daemon:
@@ -128,7 +81,7 @@ class Daemon:
             config.bundle, poll_s=config.reload_poll_s, loader=loader or engine_loader(config.trust)
         )
         self.engine = self.reloader.current
-        self.link = _make_link(config, stdin_fd)
+        self.link = make_link(config, stdin_fd)
         self.binary = config.input_kind != "stdin"
         self.supervisor = LinkSupervisor(
             self.link, Backoff(config.reconnect_min_s, config.reconnect_max_s)
@@ -138,18 +91,21 @@ class Daemon:
             if not self.binary
             else None
         )
-        self._channels = _channel_map(self.engine)
-        self._name_channel = {name: ch for ch, name in self._channels.items()}
-        self._advisory_heads: dict[tuple[str, str, str], bytes] = {}  # (event, severity, rule)
-        self._new_decoder = _decoder_factory(config)
+        self._channels = channel_map(self.engine)
+        self.tx = Transmitter(self.supervisor, self.counters, log, binary=self.binary,
+                              datagrams=isinstance(self.link, UdpListenLink))
+        self.tx.use_channels(self._channels)
+        # bound once: the per-frame path calls them as it called its own methods
+        self._send = self.tx.send
+        self._send_advisory = self.tx.send_advisory
+        self._tx_write = self.tx.write
+        self._new_decoder = decoder_factory(config)
         self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
-        self._peers: dict[str | None, _Peer] = {}
+        self._peers: dict[str | None, Peer] = {}
         self._active: dict[str, Event] = {}
         self._stale: set[str] = set()  # parameters invalidated by a link loss
         self._seen: set[str] = set()  # parameters that had a sample
-        self._tx_seq = 0
-        self._tx_batch: list[tuple[str | None, bytes, wire.MsgType]] | None = None  # a chunk's
-        self._lat_batch: list[float] | None = None  # replies, and its samples' eval times
+        self._lat_batch: list[float] | None = None  # eval times of a chunk's samples
         self._t_offset = 0.0
         self._last_t: float | None = None  # engine time of the last step
         self._sample_t: float | None = None  # engine time of the last real sample
@@ -202,7 +158,7 @@ class Daemon:
         Every sample's e2e ends when the chunk's replies are written; the JSON lines
         are encoded and written after that, once per chunk.
         """
-        self._tx_batch, self._lat_batch = [], []
+        self.tx.batch, self._lat_batch = [], []
         self.log.hold()
         try:
             self._chunk_samples(chunk, received)
@@ -210,7 +166,8 @@ class Daemon:
             self._end_chunk(received)
 
     def _end_chunk(self, received: float) -> None:
-        batch, self._tx_batch = self._tx_batch, None
+        tx = self.tx
+        batch, tx.batch = tx.batch, None
         evals, self._lat_batch = self._lat_batch, None
         if batch:
             self._tx_write(batch)
@@ -243,16 +200,16 @@ class Daemon:
             self._sample(t, known, None, received)
         self._input_errors_out()
 
-    def _peer(self, key: str | None) -> _Peer:
+    def _peer(self, key: str | None) -> Peer:
         peer = self._peers.get(key)
         if peer is None:
             if len(self._peers) >= 64:
                 old_key = next(iter(self._peers))
                 self._decoder_counts(self._peers.pop(old_key))
-            peer = self._peers[key] = _Peer(self._new_decoder())
+            peer = self._peers[key] = Peer(self._new_decoder())
         return peer
 
-    def _decoder_counts(self, peer: _Peer) -> None:
+    def _decoder_counts(self, peer: Peer) -> None:
         stats = peer.decoder.stats
         if type(stats) is wire.DecoderStats:  # counters only grow: equal sums, no change
             seen, dropped = peer.seen, stats.frames_dropped
@@ -261,14 +218,14 @@ class Daemon:
             ):
                 return
             seen["frames_dropped"] = dropped
-        for name, key in _DECODER_COUNTS:
+        for name, key in DECODER_COUNTS:
             now = int(getattr(stats, name, 0))
             delta = now - peer.seen.get(name, 0)
             if delta:
                 peer.seen[name] = now
                 self.counters.add(key, delta)
 
-    def _frame(self, frame: wire.Frame, peer: _Peer, sender: str | None, received: float,
+    def _frame(self, frame: wire.Frame, peer: Peer, sender: str | None, received: float,
                fold: bool = False, carry: dict[str, float] | None = None) -> None:
         key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
         if key == peer.last_frame:
@@ -400,9 +357,8 @@ class Daemon:
             self.log.write(record)
             if ev.event == "fault" and channel is not None and reason in _FAULT_REASONS:
                 fault = wire.SensorFault(channel, _FAULT_REASONS[reason])
-                self._send(
-                    wire.MsgType.SENSOR_FAULT, wire.encode_sensor_fault(fault), _us(ev.t), sender
-                )
+                self._send(wire.MsgType.SENSOR_FAULT, wire.encode_sensor_fault(fault),
+                           frame_us(ev.t), sender)
 
     def _fault_reason(self, ev: Event, name: str | None) -> str | None:
         if ev.event != "fault" or name is None:
@@ -421,70 +377,9 @@ class Daemon:
         index = self.engine.bundle.param_index.get(name or "")
         return None if index is None else self.engine.bundle.parameters[index].channel
 
-    def _send_advisory(self, ev: Event, sender: str | None) -> None:
-        channel_of = self._name_channel
-        values = {channel_of[name]: value for name, value in ev.values.items()
-                  if value is not None and name in channel_of}
-        assert ev.rule is not None
-        key = (ev.event, ev.severity or "", ev.rule)
-        try:
-            head = self._advisory_heads.get(key)
-            if head is None:
-                head = self._advisory_heads[key] = wire.advisory_head(*key)
-            payload = wire.encode_advisory_values(head, values)
-        except wire.ProtocolError as exc:
-            self._tx_error(wire.MsgType.ADVISORY, exc)
-            return
-        self._send(wire.MsgType.ADVISORY, payload, _us(ev.t), sender)
-
-    def _send(self, msg_type: wire.MsgType, payload: bytes, t_us: int, peer: str | None) -> None:
-        if not self.binary:
-            return
-        try:
-            data = wire.encode_raw_frame(int(msg_type), self._tx_seq, t_us, payload)
-        except (wire.ProtocolError, ValueError, OverflowError) as exc:
-            self._tx_error(msg_type, exc)
-            return
-        self._tx_seq = (self._tx_seq + 1) & 0xFFFF_FFFF
-        if self._tx_batch is not None:  # inside a chunk: written by _end_chunk
-            self._tx_batch.append((peer, data, msg_type))
-        else:
-            self._tx_write([(peer, data, msg_type)])
-
-    def _tx_error(self, msg_type: wire.MsgType, exc: Exception) -> None:
-        self.counters.add("tx_errors")
-        self.log.write({"event": "tx_error", "level": "error", "msg_type": msg_type.name,
-                        "error": str(exc)})
-
-    def _tx_write(self, frames: list[tuple[str | None, bytes, wire.MsgType]]) -> None:
-        """Write frames in order; on a stream link, consecutive ones to a peer in one write."""
-        joined = not isinstance(self.link, UdpListenLink)  # one frame per datagram
-        i, n = 0, len(frames)
-        while i < n:
-            peer = frames[i][0]
-            j = i + 1
-            while joined and j < n and frames[j][0] == peer:
-                j += 1
-            data = frames[i][1] if j == i + 1 else b"".join(f[1] for f in frames[i:j])
-            if self.supervisor.write(data, peer):
-                for _, _, msg_type in frames[i:j]:
-                    self.counters.add(_TX_KEYS[msg_type])
-            else:
-                self.counters.add("tx_unsent", j - i)
-            i = j
-
-    def _send_bundle_info(self, peer: str | None = None) -> None:
-        bundle = self.engine.bundle
-        info = wire.BundleInfo(
-            str(bundle.meta.get("bundle_id", "")),
-            bundle.format_version,
-            bytes.fromhex(bundle.digest),
-        )
-        self._send(wire.MsgType.BUNDLE_INFO, wire.encode_bundle_info(info), self._uptime_us(), peer)
-
     def _sync_peer(self, peer: str | None) -> None:
         """A new peer learns the bundle, then every advisory raised now."""
-        self._send_bundle_info(peer)
+        self.tx.send_bundle_info(self.engine.bundle, self._uptime_us(), peer)
         for ev in list(self._active.values()):
             self._send_advisory(ev, peer)
 
@@ -585,9 +480,8 @@ class Daemon:
             adoption = adopt(old, new, self._last_t)
             self.engine = new
             self.reloader.accepted(new)
-            self._channels = _channel_map(new)
-            self._name_channel = {name: ch for ch, name in self._channels.items()}
-            self._advisory_heads.clear()
+            self._channels = channel_map(new)
+            self.tx.use_channels(self._channels)
             self._stale &= set(new.bundle.param_index)
             record["previous"] = old.bundle.meta.get("bundle_id")
             record["carried"] = adoption.to_json()
@@ -602,45 +496,17 @@ class Daemon:
                     file=sys.stderr,
                     flush=True,
                 )
-        self._send_bundle_info()
+        self.tx.send_bundle_info(self.engine.bundle, self._uptime_us())
 
     def _summary(self, now: float) -> None:
-        period, eval_us, e2e_us = self.counters.take_period()
-        total = self.counters.total
-        self.log.write(
-            {
-                "event": "summary",
-                "period_s": round(now - self._last_summary, 3),
-                "link": self.link_state,
-                "bundle_id": self.engine.bundle.meta.get("bundle_id"),
-                "frames_ok": period["frames_ok"],
-                "frames_dropped": self.counters.dropped(period),
-                "frames_ignored": {
-                    k[8:]: v for k, v in sorted(period.items()) if k.startswith("ignored.")
-                },
-                "frames_missing": period["frames_missing"],
-                "bytes_discarded": period["bytes_discarded"],
-                "unknown_channels": period["unknown_channel"],
-                "samples": period["samples"],
-                "advisories": {
-                    "raise": period["advisories.raise"],
-                    "clear": period["advisories.clear"],
-                },
-                "faults": period["faults"],
-                "active": sorted(self._active),
-                "latency_us": {"eval": _percentiles(eval_us), "e2e": _percentiles(e2e_us)},
-                "totals": {
-                    "frames_ok": total["frames_ok"],
-                    "frames_dropped": sum(self.counters.dropped(total).values()),
-                    "frames_missing": total["frames_missing"],
-                    "samples": total["samples"],
-                    "advisories": total["advisories.raise"] + total["advisories.clear"],
-                    "reloads": self.reloader.attempts,
-                    "reload_failures": self.reloader.failures,
-                    "link_failures": self.supervisor.failures,
-                },
-            }
-        )
+        totals = {
+            "reloads": self.reloader.attempts,
+            "reload_failures": self.reloader.failures,
+            "link_failures": self.supervisor.failures,
+        }
+        self.log.write(summary_record(self.counters, now - self._last_summary, self.link_state,
+                                      self.engine.bundle.meta.get("bundle_id"), self._active,
+                                      totals))
         self._last_summary = now
 
     # ------------------------------------------------------------ start / stop
@@ -650,7 +516,7 @@ class Daemon:
         self.log.write(
             {
                 "event": "start",
-                "version": _version(),
+                "version": package_version(),
                 "pid": os.getpid(),
                 "input": self.config.input_text,
                 "bundle": str(self.config.bundle),
@@ -688,9 +554,6 @@ class Daemon:
         )
 
 
-_ADVISORY_KEYS = {"raise": "advisories.raise", "clear": "advisories.clear"}
-
-
 def _cleared_name(ev: Event) -> str | None:
     prefix, suffix = "Sensor ", " valid again"
     text = ev.advisory
@@ -699,176 +562,20 @@ def _cleared_name(ev: Event) -> str | None:
     return None
 
 
-def _channel_map(engine: Engine) -> dict[int, str]:
-    return {p.channel: p.name for p in engine.bundle.parameters if p.channel is not None}
-
-
-def _us(t: float) -> int:
-    return min(max(int(round(t * 1e6)), 0), 2**63 - 1) if math.isfinite(t) else 0
-
-
-def _decoder_factory(config: OnboardConfig) -> Callable[[], _Decoder]:
-    """What each peer's bytes go through; a standard reader is built once here to fail early."""
-    if config.input_format == "rulec":
-        return wire.FrameDecoder
-    mapping = parse_input_mapping(config.input_format, getattr(config, config.input_format))
-    kind: Callable[..., _Decoder] = CcsdsDecoder
-    if config.input_format == "mavlink":
-        kind = MavlinkDecoder  # imports pymavlink when built
-    datagrams = config.input_kind == "udp_listen"  # one packet per datagram
-    kind(mapping, datagrams=datagrams)
-    return functools.partial(kind, mapping, datagrams=datagrams)
-
-
-def _make_link(config: OnboardConfig, stdin_fd: int | None) -> Link:
-    kind = config.input_kind
-    size = config.max_buffer_bytes
-    if kind == "serial":
-        assert config.serial is not None
-        return SerialLink(config.serial, config.baudrate, size, config.write_timeout_s)
-    if kind == "tcp_listen":
-        assert config.tcp_listen is not None
-        host, port = parse_host_port(config.tcp_listen)
-        return TcpListenLink(host, port, size, config.write_timeout_s, config.takeover_s)
-    if kind == "udp_listen":
-        assert config.udp_listen is not None
-        host, port = parse_host_port(config.udp_listen)
-        return UdpListenLink(host, port, size)
-    return StdinLink(stdin_fd, size)
-
-
-def _version() -> str:
+def package_version() -> str:
+    """The installed rulec version (the start line, ``--version``)."""
     try:
         return metadata.version("rulec")
     except metadata.PackageNotFoundError:
         return "unknown"
 
 
-# --------------------------------------------------------------------------- command line
-
-_EPILOG = """\
-examples:
-  rulec-onboard --bundle engine.rulec --serial /dev/ttyUSB0 --baudrate 921600
-  rulec-onboard --bundle engine.rulec --serial /dev/pts/7          # a pty (rulec-sim)
-  rulec-onboard --bundle engine.rulec --tcp-listen 7700            # 127.0.0.1:7700
-  rulec-onboard --bundle engine.rulec --udp-listen 0.0.0.0:7701 --log /var/log/rulec.jsonl
-  rulec-onboard --bundle engine.rulec --stdin csv < examples/scenarios/engine_test.csv
-  rulec-onboard --config /etc/rulec/onboard.toml --check           # validate, exit 0/2
-  rulec-onboard --config ccsds.toml --input-format ccsds --udp-listen 7702  # space packets
-  rulec-onboard --bundle engine.rulec --trust fleet.pub --check    # pre-flight, signed
-
-config file (--config, TOML): every option below is a top-level key named like the
-flag without dashes (--heartbeat-s 2 is `heartbeat_s = 2.0`); flags override the file.
-
-signals: SIGHUP reloads the bundle (kept only if it validates) and reopens --log;
-SIGTERM/SIGINT flush, close the link and exit 0.  Exit status: 0 after a clean stop
-(or --check passed), 2 for a bad configuration or an invalid first bundle.
-Log lines and reload semantics: docs/onboard.md."""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rulec-onboard",
-        description="The onboard daemon: evaluates live telemetry against a rule bundle "
-        "and sends advisories back.  Telemetry arrives as TELEMETRY frames (serial, TCP, "
-        "UDP), CCSDS space packets or MAVLink (--input-format), or text samples (stdin); "
-        "raise/clear events, sensor faults, link changes, reloads and summaries are written "
-        "as JSON lines.",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--config", metavar="FILE", help="TOML file with any of the options below")
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="load and validate the bundle as the daemon would, print a "
-        "JSON summary and exit (0 valid, 2 not)",
-    )
-    parser.add_argument("--version", action="version", version=f"rulec-onboard {_version()}")
-    groups: dict[str, argparse._ArgumentGroup] = {}
-    for option in OPTIONS:
-        group = groups.get(option.group)
-        if group is None:
-            group = groups[option.group] = parser.add_argument_group(option.group)
-        default = "" if option.default is None else f" [default: {option.default}]"
-        kind: Callable[[str], Any] = option.kind
-        group.add_argument(
-            option.flag,
-            dest=option.key,
-            type=kind,
-            default=None,
-            metavar=option.metavar,
-            help=option.help + default,
-        )
-    return parser
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        file_values = read_config_file(args.config) if args.config else {}
-        flags = {o.key: getattr(args, o.key) for o in OPTIONS}
-        config = build_config(file_values, flags, need_input=not args.check)
-        if args.check:
-            return _check(config)
-        log = EventLog(config.log)
-        daemon = Daemon(config, log)
-    except RulecError as exc:
-        print(f"rulec-onboard: error: {' '.join(str(exc).split())}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except Exception as exc:  # noqa: BLE001 - never a traceback
-        print(f"rulec-onboard: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return EXIT_INTERNAL
-    _install_signals(daemon)
-    try:
-        return daemon.run()
-    except Exception as exc:  # noqa: BLE001 - log it as a line, exit non-zero for systemd
-        log.write({"event": "crash", "level": "error", "error": f"{type(exc).__name__}: {exc}"})
-        print(f"rulec-onboard: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return EXIT_INTERNAL
-    finally:
-        log.close()
+    """``rulec-onboard``; the command line is ``onboard_command.main``, kept reachable here
+    for ``python -m rulec.runtime.onboard`` and callers of ``onboard.main``."""
+    from rulec.runtime.onboard_command import main as command_main  # it imports this module
 
-
-def _check(config: OnboardConfig) -> int:
-    engine = engine_loader(config.trust)(config.bundle)  # the daemon's start and reload path
-    bundle = engine.bundle
-    print(
-        json.dumps(
-            {
-                "ok": True,
-                "bundle": str(config.bundle),
-                "bundle_id": bundle.meta.get("bundle_id"),
-                "digest": bundle.digest,
-                "format": bundle.format_version,
-                "rules": len(bundle.rules),
-                "parameters": [
-                    {"name": p.name, "unit": p.unit, "channel": p.channel, "max_age_s": p.max_age_s}
-                    for p in bundle.parameters
-                ],
-                "input": config.input_text if config.has_input else None,
-                "signature": bundle.signature.to_json(),
-                "warning": bundle.signature.warning(),
-            },
-            ensure_ascii=False,
-        )
-    )
-    if config.has_input and config.input_kind != "stdin" and not _channel_map(engine):
-        print(
-            "rulec-onboard: warning: no parameter has a telemetry channel; frames "
-            "cannot carry any value",
-            file=sys.stderr,
-        )
-    return EXIT_OK
-
-
-def _install_signals(daemon: Daemon) -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return
-    signal.signal(signal.SIGTERM, lambda *_: daemon.request_stop("SIGTERM"))
-    signal.signal(signal.SIGINT, lambda *_: daemon.request_stop("SIGINT"))
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, lambda *_: daemon.request_reload("SIGHUP"))
+    return command_main(argv)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""What the onboard daemon reports: JSON lines (``EventLog``) and the counters and
-latency samples behind its periodic summaries (``Counters``).  See docs/onboard.md."""
+"""What the onboard daemon reports: JSON lines (``EventLog``), and the counters and
+latency samples behind its periodic summaries (``Counters``, ``summary_record``).  See
+docs/onboard.md."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -141,6 +142,44 @@ class Counters:
         out = (self.period, self.eval_us, self.e2e_us)
         self.period, self.eval_us, self.e2e_us = Counter(), [], []
         return out
+
+
+def summary_record(counters: Counters, period_s: float, link: str, bundle_id: Any,
+                   active: Iterable[str], totals: Mapping[str, int]) -> dict[str, Any]:
+    """The ``summary`` line: the period's counts and latencies (the period then starts
+    again), and the totals since start, ``totals`` (reloads, link failures) included."""
+    period, eval_us, e2e_us = counters.take_period()
+    total = counters.total
+    return {
+        "event": "summary",
+        "period_s": round(period_s, 3),
+        "link": link,
+        "bundle_id": bundle_id,
+        "frames_ok": period["frames_ok"],
+        "frames_dropped": counters.dropped(period),
+        "frames_ignored": {
+            k[8:]: v for k, v in sorted(period.items()) if k.startswith("ignored.")
+        },
+        "frames_missing": period["frames_missing"],
+        "bytes_discarded": period["bytes_discarded"],
+        "unknown_channels": period["unknown_channel"],
+        "samples": period["samples"],
+        "advisories": {
+            "raise": period["advisories.raise"],
+            "clear": period["advisories.clear"],
+        },
+        "faults": period["faults"],
+        "active": sorted(active),
+        "latency_us": {"eval": _percentiles(eval_us), "e2e": _percentiles(e2e_us)},
+        "totals": {
+            "frames_ok": total["frames_ok"],
+            "frames_dropped": sum(counters.dropped(total).values()),
+            "frames_missing": total["frames_missing"],
+            "samples": total["samples"],
+            "advisories": total["advisories.raise"] + total["advisories.clear"],
+            **totals,
+        },
+    }
 
 
 def _percentiles(values: list[float]) -> dict[str, float] | None:

@@ -2,7 +2,7 @@
 random knowledge bases (Horn and not), unknown parameters, conflicts, the paper's
 rocket case, both backends, and the ``cnf.atoms`` bundle section.
 
-The oracle below shares nothing with ``runtime/logic.py``: facts come straight from
+The oracle below shares nothing with ``runtime/logic*.py``: facts come straight from
 the atom rows (strict and inclusive bounds as written), and every verdict is one
 pycosat call on every clause of the bundle plus the facts as unit clauses.
 """
@@ -28,7 +28,8 @@ from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.bundle import Bundle, load_bundle
 from rulec.runtime.bundle_format import encode_bundle
 from rulec.runtime.errors import BundleError, StateError
-from rulec.runtime.logic import LogicPath, LogicResult
+from rulec.runtime.logic import LogicPath
+from rulec.runtime.logic_result import LogicResult
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples" / "manuals"

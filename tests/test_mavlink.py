@@ -179,7 +179,8 @@ def test_fields_are_checked_against_the_dialect() -> None:
 
 def test_pymavlink_is_imported_only_when_chosen() -> None:
     code = (
-        "import sys; import rulec.runtime.onboard; assert 'pymavlink' not in sys.modules; "
+        "import sys; import rulec.runtime.onboard_command; "
+        "assert 'pymavlink' not in sys.modules; "
         "sys.modules['pymavlink'] = None; "  # as if it were not installed
         "from rulec.firmware_bridge.mavlink import MavlinkDecoder, parse_mavlink_config; "
         "MavlinkDecoder(parse_mavlink_config({'named_values': {'x': 0}}))"

@@ -30,7 +30,8 @@ from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
 from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
 from rulec.runtime.engine import Engine
-from rulec.runtime.onboard import Daemon, EventLog, main
+from rulec.runtime.onboard import Daemon, EventLog
+from rulec.runtime.onboard_command import main
 from rulec.runtime.onboard_config import OPTIONS, ConfigError, build_config, read_config_file
 from rulec.runtime.replay import read_samples
 
@@ -693,9 +694,10 @@ def test_help_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_real_entry_point_checks_without_the_compiler(bundle_path: Path) -> None:
-    """``python -m rulec.runtime.onboard`` works, and the runtime never imports the compiler."""
+    """The console script's ``main`` works, and the runtime never imports the compiler."""
     code = (
-        "import sys; from rulec.runtime.onboard import main; status = main(sys.argv[1:]); "
+        "import sys; from rulec.runtime.onboard_command import main; "
+        "status = main(sys.argv[1:]); "
         "bad = sorted(m for m in sys.modules if m.startswith('rulec.compiler')); "
         "print(bad, file=sys.stderr); sys.exit(status)"
     )

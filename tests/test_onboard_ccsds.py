@@ -22,7 +22,8 @@ from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.ccsds import crc16_ccitt
 from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
 from rulec.runtime.engine import Engine
-from rulec.runtime.onboard import Daemon, EventLog, main
+from rulec.runtime.onboard import Daemon, EventLog
+from rulec.runtime.onboard_command import main
 from rulec.runtime.onboard_config import build_config, read_config_file
 
 REPO = Path(__file__).resolve().parent.parent

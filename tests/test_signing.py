@@ -331,7 +331,7 @@ def test_check_exit_codes_for_each_refusal(
 ) -> None:
     """The same entry point in-process (the real processes are above), one case each."""
     from rulec.compiler.cli import main as rulec_main
-    from rulec.runtime.onboard import main as onboard_main
+    from rulec.runtime.onboard_command import main as onboard_main
 
     assert rulec_main(["keygen", "-o", str(keys["fleet"])]) == 2
     assert "already exists" in capsys.readouterr().err
@@ -361,8 +361,8 @@ def test_check_exit_codes_for_each_refusal(
 
 
 BLOCK_CRYPTO = (
-    "import sys; sys.modules['cryptography'] = None; from rulec.runtime.onboard import main; "
-    "status = main(sys.argv[1:]); "
+    "import sys; sys.modules['cryptography'] = None; "
+    "from rulec.runtime.onboard_command import main; status = main(sys.argv[1:]); "
     "print(sorted(m for m in sys.modules if m.startswith('cryptography.')), file=sys.stderr); "
     "sys.exit(status)"
 )
