@@ -93,7 +93,7 @@ _VERB_GAP = {
     "kept", "keep", "maintained", "held", "falls", "fall", "drops", "drop", "rises", "rise",
     "goes", "go", "gets", "get", "climbs", "climb", "reads", "read", "measures", "measured",
     "increases", "increase", "decreases", "decrease", "has", "have", "does", "do", "did",
-    "reduced", "lowered", "decreased", "raised", "increased",
+    "reduced", "lowered", "decreased", "raised", "increased", "contain", "contains",
     "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
@@ -252,6 +252,9 @@ def parse_condition(
     )
 
 
+_RELATIVE = frozenset({"where", "which", "who", "whom", "whose", "that"})
+
+
 def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
                      consumed: set[int], trailing_action: bool) -> str:
     """Words joined by and/or/while before the first or after the last comparison."""
@@ -265,6 +268,8 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     words = [t.low for t in before]
     for k, word in enumerate(words):
         if word in joins and content(words[:k]):
+            if trailing_action and any(w in _RELATIVE for w in words[:k]):
+                continue  # "The air in every place where persons work or travel shall ..."
             return " ".join(t.text for t in before[:k + 1])
     if trailing_action:
         return ""
@@ -443,6 +448,24 @@ def _prefix_op(words: list[str], end: int) -> tuple[int, str] | None:
     return None
 
 
+# Verbs that keep a state, not orders: "Plasma shall be stored at a freezer temperature
+# of -25 °C or lower" requires the value ("shall be stopped at 80 °C" is an order).
+_KEPT = frozenset({"stored", "kept", "held", "maintained", "operated", "run", "used",
+                   "transported", "preserved", "conditioned"})
+
+
+def _kept_at(words: list[str]) -> bool:
+    """A modal, "be" and a state-keeping verb before the parameter's name."""
+    for k in range(len(words) - 2):
+        if _is_modal(words, k):
+            rest = words[k + 1:k + 4]
+            if rest[:1] in (["not"], ["never"]):
+                rest = rest[1:]
+            if rest[:1] == ["be"] and rest[1:2] and rest[1] in _KEPT:
+                return True
+    return False
+
+
 def _is_modal(words: list[str], k: int) -> bool:
     """`must`, `shall`...; `has`/`have` only as in "has to" ("has been above 40 °C" is a
     past state, not a requirement)."""
@@ -491,8 +514,13 @@ def _name_atoms(
         imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
             words)
         atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
-            "to" in gap and any(w in ("is", "are") for w in gap))
-        if atom.requirement and ("not" in gap or "never" in gap or "cannot" in gap):
+            "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words)
+        if not words and not gap and n > 0 and atoms[n - 1].requirement:
+            # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
+            # second comparison goes on with the same verb, so the same requirement.
+            atom.requirement = True
+        said = gap + words if _kept_at(words) else gap
+        if atom.requirement and ("not" in said or "never" in said or "cannot" in said):
             # "must not exceed N": the requirement is the negation of what is written.
             atom.op = _NEGATE.get(atom.op, atom.op)
             if atom.op == "==":
@@ -509,6 +537,12 @@ def _name_atoms(
             same_kind = prev.unit is None or atom.unit is None or (
                 prev.unit.dimension == atom.unit.dimension)
             resolved = (prev.param, prev.label) if prev.param and same_kind else None
+        if resolved is None and words:
+            # "The CO concentration in any place where persons work shall be ...": the
+            # name stands before a clause that ends the phrase; read back to the clause start.
+            lower = atoms[n - 1].last + 1 if n > 0 else 0
+            wide = " ".join(t.text for t in tokens[lower:start + len(words)] if t.kind == "word")
+            resolved = resolve(wide) if wide != atom.phrase else None
         if resolved is None and resolve_by_unit is not None and atom.unit is not None:
             resolved = resolve_by_unit(atom.unit)
             if resolved is not None:

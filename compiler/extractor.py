@@ -66,6 +66,18 @@ _PARENTHETICAL = re.compile(r"\s*\((?=[^()\d]*\s)[^()\d]*\)")
 # particle count ..." (a section number before a capital, not a value like "0.5 µm").
 _ENUMERATOR = re.compile(
     r"^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|\d{1,2}(?:\.\d{1,2}){1,4}\.?(?=\s+[A-Z(]))\s+")
+# An entry of such a list: "a) Potassium: less than 2.8 mmol/L or greater than 6.2 mmol/L".
+_LABELLED_LIMIT = re.compile(
+    r"^(?P<label>[^:]{1,60}?)\s*:\s*(?P<cond>(?:less than|greater than|more than|fewer than|"
+    r"lower than|higher than|below|above|under|over|at least|at most|not more than|"
+    r"not less than|no more than|no less than|between|outside|from|[<>≤≥])\s*[+\-−]?\d.*)$",
+    re.IGNORECASE)
+# An order whose object carries the condition: "Report INR results from 4.5 to 5.0 to the
+# anticoagulation clinic", "Discard units stored above 8 °C".
+_ORDER_FIRST = re.compile(
+    r"^(?:report|notify|inform|call|page|alert|escalate|reject|discard|quarantine|isolate|"
+    r"segregate|flag|record|log|repeat|retest|investigate|recheck|evacuate|withdraw|"
+    r"replace|remove|return)\b", re.IGNORECASE)
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
 _LEADING_COMPARISON = re.compile(
     r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
@@ -87,8 +99,11 @@ _EXCLUSION_COEXIST = re.compile(
     re.IGNORECASE,
 )
 _REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\]?\s*[:.)\-–]?\s+")
+# A markdown quote's ">" at the start of each of its lines ("> **WARNING:** Never allow
+# ... while the BOG /\n> compressor load is above 50 %"); a ">" before a number compares.
+_QUOTE_MARK = re.compile(r"(?:^|(?<=\s))>\s+(?=[^\d\s+\-−.,])")
 _MARKUP = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
-_SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|danger)\s*[:!-]\s*",
+_SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|alert|danger)\s*[:!-]\s*",
                               re.IGNORECASE)
 # An alarm's name in capitals before its conditional text: "PAW HIGH – If the peak
 # airway pressure exceeds 40 mbar, ...".  Taken off only when a conditional opener
@@ -97,7 +112,7 @@ _ALARM_LABEL = re.compile(
     r"^(?!(?:NOTE|INFO|TIP|SEE)\b)[A-Z][A-Z0-9/&]*(?:[ -][A-Z0-9/&]+)*\s*(?:[–—:]|\s-)\s+"
     r"(?=(?i:if|when|whenever|should|in case|in the event|unless|except)\b)")
 # Prefixes that make a bare condition a rule: "Alarm: discharge pressure above 13 bar."
-_ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "danger"})
+_ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "alert", "danger"})
 # What a condition's subject "is" or "does" when the sentence names a hazard rather than an
 # order: "Temperatures over 105 °C are critical", "Vibration above 7 mm/s indicates a fault".
 # "indicates", "triggers"... make a rule only when what follows names trouble or an order
@@ -153,12 +168,13 @@ def extract(
     out = Extraction()
     used_ids = set() if used_ids is None else used_ids
     procedure_items = _procedure_blocks(statements)
+    list_titles = _list_titles(statements)
     for index, st in enumerate(statements):
         if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
             continue
         if st.kind == "title" and not _conditional_title(st.text):
             continue
-        _extract_statement(st, params, out, used_ids)
+        _extract_statement(st, params, out, used_ids, list_titles.get(index))
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -222,6 +238,26 @@ def _limit_line(text: str) -> bool:
     return _max_min(_clean(text).rstrip(".")) is not None
 
 
+def _list_titles(statements: list[Statement]) -> dict[int, str]:
+    """Items of a list whose title says what its entries mean ("The following results
+    are critical results and shall be telephoned ...:"), by index -> that order."""
+    out: dict[int, str] = {}
+    title: str | None = None
+    block = -1
+    for i, st in enumerate(statements):
+        if st.kind == "title":
+            text = _ENUMERATOR.sub("", _clean(st.text)).rstrip(":").strip()
+            title = text if _RULE_WORDS.search(text) or _CONSEQUENCE.search(text) or (
+                _CAUTION_WORDS.search(text)) else None
+            block = -1
+        elif st.kind == "item" and title is not None and block in (-1, st.block):
+            block = st.block
+            out[i] = title
+        else:
+            title = None
+    return out
+
+
 def _conditional_title(text: str) -> bool:
     """A list introduced by a condition is a rule that starts it: "If the system A
     pressure drops below 1,500 psi for more than 10 seconds, accomplish the following:"."""
@@ -242,7 +278,8 @@ def _looks_like_rule(text: str) -> bool:
 
 
 def _extract_statement(
-    st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str]
+    st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
+    list_title: str | None = None,
 ) -> None:
     text = _PARENTHETICAL.sub("", _clean(st.parse_text or st.text))
     text = _ENUMERATOR.sub("", text)
@@ -270,7 +307,9 @@ def _extract_statement(
         out.rules.append(rule)
         return
 
-    shape = _shape(body)
+    labelled = _LABELLED_LIMIT.match(body) if list_title else None
+    shape = (("if_then", f"{labelled.group('label')} is {labelled.group('cond')}", list_title,
+              False) if labelled and list_title else _shape(body))
     if shape is None and severity_word in _ALERT_PREFIXES and find_comparisons(
             tokenize(body), set()):
         shape = ("alert", body, "", True)
@@ -285,6 +324,9 @@ def _extract_statement(
     elif parsed.condition is not None and kind == "keep":
         parsed.requirement = True  # "Keep X below N" states what must hold
         kind = "constraint"
+    if parsed.condition is None and kind == "order":
+        out.descriptive.append(st)  # an order naming no parameter: not a limit at all
+        return
     if parsed.condition is None:
         if kind in ("if_then", "if_not", "keep") or parsed.atoms:
             reason = "; ".join(parsed.problems) or "condition not understood"
@@ -297,7 +339,7 @@ def _extract_statement(
         action = _remainder_action(cond_text, parsed)
         if parsed.requirement or parsed.violation:
             kind = "constraint"
-        elif kind == "alert":
+        elif kind in ("alert", "order"):
             kind, action = "if_then", body
         elif _PROHIBITION.match(body):
             kind, action = "constraint", body
@@ -383,6 +425,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     order_unless = _order_unless(body)
     if order_unless:
         return order_unless
+    if _ORDER_FIRST.match(body) and find_comparisons(
+            tokenize(_ORDER_TARGET.sub(" ", _ACTION_DURATION.sub(" ", body))), set()):
+        return "order", body, "", True  # "Report INR results from 4.5 to 5.0 to the clinic"
     if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
             tokenize(body), set()):
         return "if_then", body, "", True
@@ -517,6 +562,7 @@ def _by_unit(params: ParameterTable) -> Callable[[Unit], tuple[str, str] | None]
 
 
 def _clean(text: str) -> str:
+    text = _QUOTE_MARK.sub("", text)
     text = _MARKUP.sub("", text)
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)  # markdown links
     return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
@@ -525,6 +571,8 @@ def _clean(text: str) -> str:
 def _severity(text: str, kind: str, explicit: str | None) -> str:
     if explicit in ("warning", "caution", "advisory"):
         return explicit
+    if explicit == "alert":
+        return "caution"
     if explicit in ("alarm", "danger"):
         return "warning"
     if _WARNING_WORDS.search(text):

@@ -330,8 +330,11 @@ def _looks_like_numbered_heading(body: str, nxt: str | None, prev_was_item: bool
 
 
 def _continues_item(next_raw: str, last: str) -> bool:
-    """A wrapped list item continues on indented lines or lines that cannot start a statement."""
+    """A wrapped list item continues on indented lines or lines that cannot start a statement
+    (a numbered clause, "5.2 Telephone ...", starts one)."""
     if not next_raw.strip() or _match_item(next_raw) or _MD_HEADING.match(next_raw):
+        return False
+    if _NUMBERED_HEADING.match(next_raw) and not next_raw.startswith((" ", "\t")):
         return False
     if next_raw.startswith((" ", "\t")):
         return True

@@ -520,3 +520,66 @@ def test_a_value_that_shall_not_be_reduced_below_a_limit() -> None:
     got = one("The turbopump speed shall not be reduced below 300 rpm.")
     assert (got["kind"], stripped(got["cond"])) == (
         "constraint", {"not": atom("speed", ">=", 300, "rpm")})
+
+
+def test_entries_of_a_list_whose_title_says_what_they_mean() -> None:
+    text = ("The following results are critical and shall be telephoned to the clinician:\n"
+            "a) Temperature: below 35 °C or above 40 °C\n"
+            "b) Oil pressure: less than 20 psi\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    conds = [stripped(condition_to_json(r.condition)) for r in found.rules]
+    assert conds == [{"any": [atom("temp", "<", 35, "degC"), atom("temp", ">", 40, "degC")]},
+                     atom("pressure", "<", 20, "psi")]
+    assert all(r.action.startswith("The following results are critical") for r in found.rules)
+    assert [r.source["line"] for r in found.rules] == [2, 3]
+
+
+def test_entries_of_a_neutral_list_stay_facts() -> None:
+    text = "Reference ranges:\na) Temperature: below 37.5 °C\nb) Oil pressure: above 20 psi\n"
+    assert extract(split_statements(text, "m.txt"), PARAMS).rules == []
+
+
+def test_alert_prefix_and_a_markdown_quote() -> None:
+    got = one("**Alert:** When the temperature exceeds 80 °C, stop the pump and vent the tank.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", ">", 80, "degC"), "stop the pump and vent the tank")
+    found = extract(split_statements("> **WARNING:** Never run the pump above 3,000 rpm while"
+                                     "\n> the oil pressure is below 20 psi.\n", "m.md"), PARAMS)
+    (rule,) = found.rules
+    assert stripped(condition_to_json(rule.condition)) == {
+        "all": [atom("speed", ">", 3000, "rpm"), atom("pressure", "<", 20, "psi")]}
+
+
+def test_a_value_to_be_kept_at_is_a_requirement_and_an_order_at_a_value_is_not() -> None:
+    got = one("Samples shall be stored at a temperature of -25 °C or lower.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("temp", "<=", -25, "degC")})
+    got = one("Samples must not be stored at a temperature above -18 °C.")
+    assert stripped(got["cond"]) == {"not": atom("temp", "<=", -18, "degC")}
+    found = extract(split_statements("The pump shall be stopped at a temperature of 80 °C or "
+                                     "more.\n", "m.txt"), PARAMS)
+    assert found.rules == [], "never read as a requirement to stay at 80 °C or more"
+
+
+def test_a_requirement_goes_on_over_the_comparisons_it_joins() -> None:
+    got = one("The oil temperature must stay below 80 °C and above 20 °C.")
+    assert stripped(got["cond"]) == {"not": {"all": [atom("temp", "<", 80, "degC"),
+                                                     atom("temp", ">", 20, "degC")]}}
+
+
+def test_a_relative_clause_in_the_subject_is_not_a_condition() -> None:
+    got = one("The air in every room where people work or rest shall contain no more than 60 % "
+              "humidity.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("humidity", "<=", 60, "percent")})
+    got = one("The oil temperature in any pump where people work shall be no more than 80 °C.")
+    assert stripped(got["cond"]) == {"not": atom("temp", "<=", 80, "degC")}
+
+
+def test_an_order_whose_object_carries_the_condition() -> None:
+    got = one("Report oil pressure readings from 20 to 25 psi to the shift engineer.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "if_then", atom("pressure", "between", [20, 25], "psi"))
+    found = extract(split_statements("Record the oil pressure every 5 minutes.\n", "m.txt"),
+                    PARAMS)
+    assert found.rules == [] and not found.problems

@@ -165,3 +165,10 @@ def test_numbered_clauses_wrapped_under_a_hanging_indent_are_statements() -> Non
                         "0.54 m/s, stop the filling."),
         ("heading", 6, "6.2   Temperature and humidity"),
     ]
+
+
+def test_a_numbered_clause_after_a_lettered_list_starts_its_own_statement() -> None:
+    text = ("5.1 The following limits apply:\n    a) Oil pressure: less than 20 psi\n"
+            "5.2 Telephone the result to the engineer.\n")
+    got = [(s.kind, s.line) for s in split_statements(text, "m.txt")]
+    assert got == [("title", 1), ("item", 2), ("sentence", 3)]

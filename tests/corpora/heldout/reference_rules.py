@@ -320,6 +320,84 @@ domain("chiller_plant",
         ("Generate a critical alarm",
          lambda s: OR(gt(s, "cold_aisle_temperature", F2C(F("89.6"))), gt(s, "chwst", F2C(75))), None)])
 
+# ---------------------------------------------------------------- clinical_lab
+# blood gas limits in mmHg text -> kPa manifest (1 mmHg = 101.325/760 kPa; the conventional
+# 0.133322387415 kPa differs by 2e-8 kPa, far from every query)
+MMHG_KPA = F(101325, 760000)
+domain("clinical_lab",
+       {"potassium": (0, 15), "sodium": (80, 200), "glucose": (0, 60), "inr": (0, 20), "arterial_ph": (F("6.5"), 8),
+        "pco2": (0, 30), "po2": (0, 100), "lactate": (0, 30), "haemoglobin": (0, 250),
+        "fridge_temperature": (-20, 40), "freezer_temperature": (-80, 20)},
+       [("less than 2.8 mmol/L or greater than 6.2 mmol/L",
+         lambda s: OR(lt(s, "potassium", F("2.8")), gt(s, "potassium", F("6.2"))), None),
+        ("less than 120 mmol/L or more than 160 mmol/L",
+         lambda s: OR(lt(s, "sodium", 120), gt(s, "sodium", 160)), None),
+        ("below 2.5 mmol/L or above 25.0 mmol/L",
+         lambda s: OR(lt(s, "glucose", F("2.5")), gt(s, "glucose", 25)), None),
+        ("INR: greater than 5.0", lambda s: gt(s, "inr", 5), None),
+        ("lower than 7.20 or higher than 7.60",
+         lambda s: OR(lt(s, "arterial_ph", F("7.2")), gt(s, "arterial_ph", F("7.6"))), None),
+        ("Arterial pO2: less than 40 mmHg", lambda s: lt(s, "po2", 40 * MMHG_KPA), None),
+        ("critical care outreach team",
+         lambda s: AND(gt(s, "pco2", 70 * MMHG_KPA), lt(s, "arterial_ph", F("7.3"))), None),
+        ("alert the sepsis team", lambda s: AND(ge(s, "lactate", 4), lt(s, "arterial_ph", F("7.35"))), None),
+        ("Notify the on-call haematologist", lambda s: le(s, "haemoglobin", 60), None),
+        ("page the duty haematology consultant", lambda s: AND(gt(s, "inr", 8), lt(s, "haemoglobin", 80)), None),
+        ("Report INR results from 4.5 to 5.0", lambda s: between(s, "inr", F("4.5"), 5), None),
+        ("remains outside 2 °C to 6 °C for more than 30 minutes", lambda s: outside(s, "fridge_temperature", 2, 6), 1800),
+        ("Move the units to the back-up refrigerator", lambda s: gt(s, "fridge_temperature", 8), None),
+        # constraint "shall be stored at a freezer temperature of -25 °C or lower": violated above -25
+        ("-25 °C or lower", lambda s: gt(s, "freezer_temperature", -25), None),
+        ("Call the estates duty engineer",
+         lambda s: OR(gt(s, "freezer_temperature", -18), lt(s, "fridge_temperature", 1)), None)])
+
+# ---------------------------------------------------------------- mine_ventilation
+domain("mine_ventilation",
+       {"methane": (0, 100), "return_methane": (0, 100), "oxygen": (0, 25), "co2": (0, 10), "co": (0, 1000),
+        "face_velocity": (0, 20), "wet_bulb": (-10, 50), "intake_temperature": (-50, 50), "fan_pressure": (0, 6000)},
+       [("When 1.0 percent or more methane is present", lambda s: ge(s, "methane", 1), None),
+        ("De-energise all electrical equipment", lambda s: gt(s, "methane", F("1.25")), None),
+        ("Withdraw all persons from the affected district", lambda s: ge(s, "methane", 2), None),
+        # "Do not energise ... unless the methane concentration is not more than 1.0 %": fires when NOT(<= 1.0)
+        ("Do not energise the continuous miner", lambda s: NOT(le(s, "methane", 1)), None),
+        ("between 0.8 % and 1.5 %", lambda s: between(s, "return_methane", F("0.8"), F("1.5")), None),
+        # "shall contain at least 19.5 percent oxygen and not more than 0.5 percent carbon dioxide": violated by either
+        ("at least 19.5 percent", lambda s: OR(lt(s, "oxygen", F("19.5")), gt(s, "co2", F("0.5"))), None),
+        ("shall be no more than 25 ppm", lambda s: gt(s, "co", 25), None),
+        ("Evacuate the section", lambda s: OR(gt(s, "co", 50), lt(s, "oxygen", 18)), None),
+        ("Minimum face air velocity", lambda s: lt(s, "face_velocity", F("0.3")), None),
+        ("Maximum face air velocity", lambda s: gt(s, "face_velocity", 4), None),
+        ("Introduce work-rest cycles",
+         lambda s: AND(gt(s, "wet_bulb", 27), lt(s, "face_velocity", F("0.5"))), None),
+        ("Start the shaft air heaters",                                                  # kPa text -> Pa
+         lambda s: AND(lt(s, "intake_temperature", 2), NOT(lt(s, "fan_pressure", 500))), None),
+        ("inspect the shaft guides", lambda s: between(s, "intake_temperature", -15, -5), None),
+        ("stays below 1.2 kPa for more than 15 minutes", lambda s: lt(s, "fan_pressure", 1200), 900)])
+
+# ---------------------------------------------------------------- lng_tank
+# tank pressure: mbar text -> kPa manifest (1 mbar = 0.1 kPa); tank temperatures: °C text -> K manifest;
+# BOG suction temperature: K text -> degC manifest (143 K = -130.15 °C)
+domain("lng_tank",
+       {"tank_pressure": (-10, 50), "bog_load": (0, 110), "liquid_level": (0, 100), "liquid_temperature": (90, 300),
+        "slab_temperature": (230, 330), "annular_temperature": (90, 330), "bog_suction_temperature": (-180, 60),
+        "roof_gas": (0, 100)},
+       [("Open the pressure control valve to the flare", lambda s: gt(s, "tank_pressure", 26), None),
+        ("remains above 230 mbar for more than 10 minutes", lambda s: gt(s, "tank_pressure", 23), 600),
+        ("Never allow the tank pressure to fall below 30 mbar",
+         lambda s: AND(lt(s, "tank_pressure", 3), gt(s, "bog_load", 50)), None),
+        ("-3 mbar or lower", lambda s: le(s, "tank_pressure", F("-0.3")), None),
+        ("The top fill valve shall be closed", lambda s: ge(s, "liquid_level", 90), None),
+        ("Trip the send-out pumps", lambda s: lt(s, "liquid_level", 4), None),
+        ("exceeds -158 °C", lambda s: gt(s, "liquid_temperature", C2K(-158)), None),
+        ("switch on the base heating", lambda s: lt(s, "slab_temperature", C2K(5)), None),
+        ("from -60 °C to -20 °C",
+         lambda s: between(s, "annular_temperature", C2K(-60), C2K(-20)), None),
+        ("Declare a major inner tank leak", lambda s: lt(s, "annular_temperature", C2K(-60)), None),
+        ("Open the suction desuperheater spray",
+         lambda s: gt(s, "bog_suction_temperature", F(143) - F("273.15")), None),
+        ("Stop all hot work on the tank roof", lambda s: ge(s, "roof_gas", 10), None),
+        ("Initiate ESD-1", lambda s: OR(gt(s, "roof_gas", 40), gt(s, "tank_pressure", 28)), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -668,6 +746,170 @@ Q = [
  ("ch-39", "chiller_plant", {"cold_aisle_dew_point": -9.1}),
  ("ch-40", "chiller_plant", {"cold_aisle_dew_point": 15.8}),
  ("ch-41", "chiller_plant", {"chwst": 3.0, "cold_aisle_temperature": 33}),
+ # clinical_lab (pCO2/pO2 in kPa: 70 mmHg = 9.33257 kPa, 40 mmHg = 5.33289 kPa)
+ ("cl-01", "clinical_lab", {"potassium": 2.8}),
+ ("cl-02", "clinical_lab", {"potassium": 2.79}),
+ ("cl-03", "clinical_lab", {"potassium": 6.2}),
+ ("cl-04", "clinical_lab", {"potassium": 6.21}),
+ ("cl-05", "clinical_lab", {"potassium": 3.4}),                        # below the reference interval: no rule
+ ("cl-06", "clinical_lab", {"potassium": 6.8}),                        # the procedure's example value
+ ("cl-07", "clinical_lab", {"potassium": 6.4}),                        # history "lowered from 6.5 to 6.2"
+ ("cl-08", "clinical_lab", {"potassium": 16}),                         # out of range
+ ("cl-09", "clinical_lab", {"sodium": 120}),
+ ("cl-10", "clinical_lab", {"sodium": 119.9}),
+ ("cl-11", "clinical_lab", {"sodium": 160}),
+ ("cl-12", "clinical_lab", {"sodium": 160.5}),
+ ("cl-13", "clinical_lab", {"glucose": 2.5}),
+ ("cl-14", "clinical_lab", {"glucose": 2.4}),
+ ("cl-15", "clinical_lab", {"glucose": 25.0}),
+ ("cl-16", "clinical_lab", {"glucose": 25.1}),
+ ("cl-17", "clinical_lab", {"inr": 5.0}),
+ ("cl-18", "clinical_lab", {"inr": 5.1}),
+ ("cl-19", "clinical_lab", {"inr": 4.5}),
+ ("cl-20", "clinical_lab", {"inr": 4.4}),
+ ("cl-21", "clinical_lab", {"inr": 8.1, "haemoglobin": 79}),
+ ("cl-22", "clinical_lab", {"inr": 8.0, "haemoglobin": 70}),
+ ("cl-23", "clinical_lab", {"inr": 9, "haemoglobin": 80}),
+ ("cl-24", "clinical_lab", {"inr": 9, "haemoglobin": 60}),
+ ("cl-25", "clinical_lab", {"haemoglobin": 60.5}),
+ ("cl-26", "clinical_lab", {"inr": 9, "haemoglobin": "nan"}),
+ ("cl-27", "clinical_lab", {"arterial_ph": 7.2}),
+ ("cl-28", "clinical_lab", {"arterial_ph": 7.19}),
+ ("cl-29", "clinical_lab", {"arterial_ph": 7.6}),
+ ("cl-30", "clinical_lab", {"arterial_ph": 7.61}),
+ ("cl-31", "clinical_lab", {"po2": 5.332}),
+ ("cl-32", "clinical_lab", {"po2": 5.333}),
+ ("cl-33", "clinical_lab", {"po2": 40}),                               # an mmHg-sized reading: 40 kPa is not low
+ ("cl-34", "clinical_lab", {"pco2": 9.333, "arterial_ph": 7.29}),
+ ("cl-35", "clinical_lab", {"pco2": 9.332, "arterial_ph": 7.1}),
+ ("cl-36", "clinical_lab", {"pco2": 9.5, "arterial_ph": 7.3}),
+ ("cl-37", "clinical_lab", {"pco2": 70, "arterial_ph": 7.25}),         # pCO2 out of the kPa range
+ ("cl-38", "clinical_lab", {"pco2": 12}),                              # pH absent
+ ("cl-39", "clinical_lab", {"lactate": 4.0, "arterial_ph": 7.34}),
+ ("cl-40", "clinical_lab", {"lactate": 3.9, "arterial_ph": 7.0}),
+ ("cl-41", "clinical_lab", {"lactate": 6, "arterial_ph": 7.35}),
+ ("cl-42", "clinical_lab", {"lactate": 6, "arterial_ph": "nan"}),
+ ("cl-43", "clinical_lab", {"fridge_temperature": 6.5}),               # duration rule: never in query
+ ("cl-44", "clinical_lab", {"fridge_temperature": 8}),
+ ("cl-45", "clinical_lab", {"fridge_temperature": 8.1}),
+ ("cl-46", "clinical_lab", {"fridge_temperature": 1}),
+ ("cl-47", "clinical_lab", {"fridge_temperature": 0.9}),
+ ("cl-48", "clinical_lab", {"freezer_temperature": -25}),
+ ("cl-49", "clinical_lab", {"freezer_temperature": -24.9}),
+ ("cl-50", "clinical_lab", {"freezer_temperature": -18}),
+ ("cl-51", "clinical_lab", {"freezer_temperature": -17.5}),
+ ("cl-52", "clinical_lab", {"freezer_temperature": -17.5, "fridge_temperature": "nan"}),
+ ("cl-53", "clinical_lab", {"freezer_temperature": -85, "fridge_temperature": 0.5}),   # freezer out of range
+ ("cl-54", "clinical_lab", {"freezer_temperature": "nan", "fridge_temperature": 4}),
+ ("cl-55", "clinical_lab", {"potassium": 4.2, "sodium": 140, "glucose": 5.5, "inr": 1.0, "arterial_ph": 7.4,
+                            "pco2": 5.3, "po2": 12, "lactate": 1.2, "haemoglobin": 135,
+                            "fridge_temperature": 4, "freezer_temperature": -30}),   # everything normal
+ # mine_ventilation (fan pressure in Pa: 1.2 kPa = 1200 Pa, 0.5 kPa = 500 Pa)
+ ("mv-01", "mine_ventilation", {"methane": 0.99}),
+ ("mv-02", "mine_ventilation", {"methane": 1.0}),
+ ("mv-03", "mine_ventilation", {"methane": 1.01}),
+ ("mv-04", "mine_ventilation", {"methane": 1.25}),
+ ("mv-05", "mine_ventilation", {"methane": 1.26}),
+ ("mv-06", "mine_ventilation", {"methane": 1.99}),
+ ("mv-07", "mine_ventilation", {"methane": 2.0}),
+ ("mv-08", "mine_ventilation", {"methane": 0.4}),                      # typical 0.2 to 0.5 %: no rule
+ ("mv-09", "mine_ventilation", {"methane": 2.5}),                      # calibration gas value adds nothing
+ ("mv-10", "mine_ventilation", {"methane": 101}),                      # out of range
+ ("mv-11", "mine_ventilation", {"methane": "nan"}),
+ ("mv-12", "mine_ventilation", {"return_methane": 0.8}),
+ ("mv-13", "mine_ventilation", {"return_methane": 0.79}),
+ ("mv-14", "mine_ventilation", {"return_methane": 1.5}),
+ ("mv-15", "mine_ventilation", {"return_methane": 1.51}),
+ ("mv-16", "mine_ventilation", {"return_methane": 1.2, "methane": 0.3}),
+ ("mv-17", "mine_ventilation", {"oxygen": 19.5, "co2": 0.5}),
+ ("mv-18", "mine_ventilation", {"oxygen": 19.4}),
+ ("mv-19", "mine_ventilation", {"co2": 0.51, "oxygen": 20.9}),
+ ("mv-20", "mine_ventilation", {"co2": 0.6}),                          # oxygen absent
+ ("mv-21", "mine_ventilation", {"oxygen": 18}),
+ ("mv-22", "mine_ventilation", {"oxygen": 17.9, "co2": "nan"}),
+ ("mv-23", "mine_ventilation", {"co": 25}),
+ ("mv-24", "mine_ventilation", {"co": 25.5}),
+ ("mv-25", "mine_ventilation", {"co": 50}),
+ ("mv-26", "mine_ventilation", {"co": 51}),
+ ("mv-27", "mine_ventilation", {"co": 120}),                           # history value adds nothing
+ ("mv-28", "mine_ventilation", {"co": 1200, "oxygen": 20.9}),          # CO out of range
+ ("mv-29", "mine_ventilation", {"face_velocity": 0.3}),
+ ("mv-30", "mine_ventilation", {"face_velocity": 0.29}),
+ ("mv-31", "mine_ventilation", {"face_velocity": 4.0}),
+ ("mv-32", "mine_ventilation", {"face_velocity": 4.01}),
+ ("mv-33", "mine_ventilation", {"wet_bulb": 27.1, "face_velocity": 0.49}),
+ ("mv-34", "mine_ventilation", {"wet_bulb": 27, "face_velocity": 0.3}),
+ ("mv-35", "mine_ventilation", {"wet_bulb": 29.5, "face_velocity": 0.5}),
+ ("mv-36", "mine_ventilation", {"wet_bulb": 30, "face_velocity": 0.2}),
+ ("mv-37", "mine_ventilation", {"wet_bulb": 30}),                      # velocity absent
+ ("mv-38", "mine_ventilation", {"intake_temperature": 1.9, "fan_pressure": 500}),
+ ("mv-39", "mine_ventilation", {"intake_temperature": 2, "fan_pressure": 3000}),
+ ("mv-40", "mine_ventilation", {"intake_temperature": 1.9, "fan_pressure": 499}),
+ ("mv-41", "mine_ventilation", {"intake_temperature": 1.9}),           # except-parameter absent
+ ("mv-42", "mine_ventilation", {"intake_temperature": -5, "fan_pressure": 3000}),
+ ("mv-43", "mine_ventilation", {"intake_temperature": -4.9, "fan_pressure": 3000}),
+ ("mv-44", "mine_ventilation", {"intake_temperature": -15, "fan_pressure": 3000}),
+ ("mv-45", "mine_ventilation", {"intake_temperature": -15.1, "fan_pressure": 3000}),
+ ("mv-46", "mine_ventilation", {"intake_temperature": -10, "fan_pressure": "nan"}),
+ ("mv-47", "mine_ventilation", {"fan_pressure": 1000}),                # duration rule: never in query
+ ("mv-48", "mine_ventilation", {"fan_pressure": 3200, "methane": 0.3}),   # design fan pressure 3.2 kPa
+ ("mv-49", "mine_ventilation", {"fan_pressure": 1.2, "intake_temperature": 0}),   # 1.2 Pa < 500 Pa: except holds
+ ("mv-50", "mine_ventilation", {"methane": 0.3, "return_methane": 0.5, "oxygen": 20.9, "co2": 0.1, "co": 5,
+                                "face_velocity": 2.5, "wet_bulb": 24, "intake_temperature": 12,
+                                "fan_pressure": 3200}),                   # everything normal
+ # lng_tank (tank pressure in kPa: 260/230/30/-3/280 mbar = 26/23/3/-0.3/28 kPa; tank temperatures in K:
+ #   -158/+5/-60/-20 °C = 115.15/278.15/213.15/253.15 K; BOG suction in degC: 143 K = -130.15 °C)
+ ("lng-01", "lng_tank", {"tank_pressure": 15}),                        # normal / set point 150 mbar
+ ("lng-02", "lng_tank", {"tank_pressure": 26}),
+ ("lng-03", "lng_tank", {"tank_pressure": 26.1}),
+ ("lng-04", "lng_tank", {"tank_pressure": 28}),
+ ("lng-05", "lng_tank", {"tank_pressure": 28.1}),
+ ("lng-06", "lng_tank", {"tank_pressure": 29}),                        # PSV set pressure 290 mbar: descriptive
+ ("lng-07", "lng_tank", {"tank_pressure": 260}),                       # an mbar reading: out of the kPa range
+ ("lng-08", "lng_tank", {"tank_pressure": 24}),                        # duration rule: never in query
+ ("lng-09", "lng_tank", {"tank_pressure": 2.9, "bog_load": 50.1}),
+ ("lng-10", "lng_tank", {"tank_pressure": 3, "bog_load": 100}),
+ ("lng-11", "lng_tank", {"tank_pressure": 2.9, "bog_load": 50}),
+ ("lng-12", "lng_tank", {"tank_pressure": 2.9}),                       # load absent
+ ("lng-13", "lng_tank", {"tank_pressure": 2.9, "bog_load": "nan"}),
+ ("lng-14", "lng_tank", {"tank_pressure": -0.3}),
+ ("lng-15", "lng_tank", {"tank_pressure": -0.29}),
+ ("lng-16", "lng_tank", {"tank_pressure": -0.5, "bog_load": 60}),
+ ("lng-17", "lng_tank", {"tank_pressure": -3}),
+ ("lng-18", "lng_tank", {"tank_pressure": -11}),                       # out of range
+ ("lng-19", "lng_tank", {"roof_gas": 9.9}),
+ ("lng-20", "lng_tank", {"roof_gas": 10}),
+ ("lng-21", "lng_tank", {"roof_gas": 40}),
+ ("lng-22", "lng_tank", {"roof_gas": 40.5}),
+ ("lng-23", "lng_tank", {"roof_gas": 45, "tank_pressure": "nan"}),
+ ("lng-24", "lng_tank", {"roof_gas": 5, "tank_pressure": 28.5}),
+ ("lng-25", "lng_tank", {"liquid_level": 89.9}),
+ ("lng-26", "lng_tank", {"liquid_level": 90}),
+ ("lng-27", "lng_tank", {"liquid_level": 96}),                         # history "lowered from 97 % to 95 %"
+ ("lng-28", "lng_tank", {"liquid_level": 4}),
+ ("lng-29", "lng_tank", {"liquid_level": 3.9}),
+ ("lng-30", "lng_tank", {"liquid_level": 105}),                        # out of range
+ ("lng-31", "lng_tank", {"liquid_level": 0}),
+ ("lng-32", "lng_tank", {"liquid_temperature": 115.15}),
+ ("lng-33", "lng_tank", {"liquid_temperature": 115.2}),
+ ("lng-34", "lng_tank", {"liquid_temperature": 112}),                  # "stored at about -161 °C (112 K)"
+ ("lng-35", "lng_tank", {"liquid_temperature": -150}),                 # a degC reading: out of the K range
+ ("lng-36", "lng_tank", {"slab_temperature": 278.15}),
+ ("lng-37", "lng_tank", {"slab_temperature": 278.1}),
+ ("lng-38", "lng_tank", {"slab_temperature": 5}),                      # a degC reading: out of the K range
+ ("lng-39", "lng_tank", {"annular_temperature": 253.15}),
+ ("lng-40", "lng_tank", {"annular_temperature": 253.2}),
+ ("lng-41", "lng_tank", {"annular_temperature": 213.15}),
+ ("lng-42", "lng_tank", {"annular_temperature": 213.1}),
+ ("lng-43", "lng_tank", {"annular_temperature": 233.15}),
+ ("lng-44", "lng_tank", {"annular_temperature": 290}),
+ ("lng-45", "lng_tank", {"bog_suction_temperature": -130.15}),
+ ("lng-46", "lng_tank", {"bog_suction_temperature": -130.1}),
+ ("lng-47", "lng_tank", {"bog_suction_temperature": -140}),
+ ("lng-48", "lng_tank", {"bog_suction_temperature": 143}),             # a K reading: out of the degC range
+ ("lng-49", "lng_tank", {"tank_pressure": 15, "bog_load": 100, "liquid_level": 60, "liquid_temperature": 112,
+                         "slab_temperature": 283.15, "annular_temperature": 288.15,
+                         "bog_suction_temperature": -150, "roof_gas": 0}),   # everything normal
 ]
 
 # ======================================================================= replays
@@ -704,6 +946,16 @@ R = [
   [(0, 15, 24), (60, 20, 24), (120, 20.5, 24), (300, 21, 24), (420, 21.5, 24), (421, 22, 24), (480, 24, 27.5),
    (540, 23.8, 27), (600, 19.5, 24), (660, 20.1, 24), (900, 19.9, 24), (960, 20.2, 24), (1260, 20.2, 24),
    (1261, 20.3, 24), (1300, 15, 24), (2000, 15, 24)]),
+ ("rp-lab-fridge-excursion", "clinical_lab", "replay/lab_fridge_excursion.csv", ["fridge_temperature", "freezer_temperature"],
+  [(0, 4.0, -30), (300, 6.5, -30), (900, 5.5, -30), (1200, 6.3, -30), (1800, 8.5, -30), (2100, 7.0, -30),
+   (3000, 6.8, -30), (3001, 6.8, -30), (3300, 1.5, -30), (3400, 0.8, -30), (3500, 2.0, -30), (3600, 4.0, -20),
+   (3700, 4.0, -25), (7200, 4.0, -30)]),
+ ("rp-mine-fan-stoppage", "mine_ventilation", "replay/mine_fan_stoppage.csv", ["fan_pressure", "methane"],
+  [(0, 3200, 0.3), (60, 800, 0.3), (300, 1100, 0.5), (400, 1300, 0.6), (500, 1000, 0.8), (900, 900, 1.0),
+   (1000, 500, 1.3), (1400, 400, 1.3), (1401, 400, 1.2), (1500, 1200, 0.9), (1600, 3200, 0.3), (3600, 3200, 0.3)]),
+ ("rp-lng-tank-pressure", "lng_tank", "replay/lng_tank_pressure.csv", ["tank_pressure", "roof_gas"],
+  [(0, 15, 0), (60, 23.5, 0), (300, 24, 0), (400, 22, 0), (500, 23.2, 0), (800, 28.5, 0), (900, 25, 0),
+   (1000, 25, 12), (1100, 24, 12), (1101, 24, 10), (1150, 24, 9.9), (1200, 23, 0), (1300, 18, 0), (3600, 15, 0)]),
 ]
 
 def valid_state(dom, st):
