@@ -40,9 +40,10 @@ def extract_reading_parse_text(statements: list[Statement],
     is to get), patched in for this test only; sources keep the row as written."""
     original = extractor._extract_statement
 
-    def reading(st: Statement, params: ParameterTable, out: Extraction, used: set[str]) -> None:
+    def reading(st: Statement, params: ParameterTable, out: Extraction, used: set[str],
+                list_title: str | None = None) -> None:
         before = len(out.rules)
-        original(replace(st, text=st.parse_text or st.text), params, out, used)
+        original(replace(st, text=st.parse_text or st.text), params, out, used, list_title)
         for rule in out.rules[before:]:
             rule.source = extractor._source(st)
 
