@@ -372,9 +372,12 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
             op, first = kind, i - len(pattern)
             break
     if op is None:
-        if back[-1:] and back[-1] in ("is", "are", "remains", "remain", "stays", "stay", "be",
-                                      "kept", "maintained") and (words[i + 1] == "to" or dashed):
+        held = ("is", "are", "remains", "remain", "stays", "stay", "be", "kept", "maintained")
+        if back[-1:] and back[-1] in held and (words[i + 1] == "to" or dashed):
             op, first = "between", i
+        elif back[-1:] == ["at"] and back[-2:-1] and back[-2] in (*held, "held", "stored") and (
+                words[i + 1] == "to" or dashed):
+            op, first = "between", i  # "shall be maintained at 0–5 °C"
         else:
             return None
     if low > high:

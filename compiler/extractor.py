@@ -27,7 +27,7 @@ _LEADING_CONDITIONAL = re.compile(
     re.IGNORECASE,
 )
 _MID_CONDITIONAL = re.compile(
-    r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|in case(?: of)?|"
+    r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|as long as|in case(?: of)?|"
     r"in the event (?:that|of)|upon)\s+",
     re.IGNORECASE,
 )
@@ -42,7 +42,9 @@ _UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)
 _RULE_WORDS = re.compile(
     r"\b(must|shall|should|require[sd]?|needs? to|has to|have to|not (?:be )?(?:eligible|"
     r"permitted|allowed)|prohibited|forbidden|do not|don't|never|cannot|can't|may not|"
-    r"is to|are to|is limited|are limited|maximum|minimum|max\.?|min\.?|limit|avoid)\b",
+    r"is to|are to|is not to|are not to|is limited|are limited|maximum|minimum|limit|avoid)\b"
+    # "max." / "min." as limits, not the minute of "mL/min", "5 min" or "per min"
+    r"|(?<![/\d])(?<!\d )(?<!per )\b(?:max|min)\b\.?",
     re.IGNORECASE,
 )
 _MAX_MIN = re.compile(
@@ -78,6 +80,16 @@ _ORDER_FIRST = re.compile(
     r"^(?:report|notify|inform|call|page|alert|escalate|reject|discard|quarantine|isolate|"
     r"segregate|flag|record|log|repeat|retest|investigate|recheck|evacuate|withdraw|"
     r"replace|remove|return)\b", re.IGNORECASE)
+# An order allowed only under a condition applies when the condition fails: "may only be
+# applied when ...", "Only release a batch when ...".
+_ONLY = re.compile(r"(?:^only\b|\b(?:may|can|shall|must|should|is to|are to)\s+only\b)",
+                   re.IGNORECASE)
+# An alarm's name in square brackets before its text: "[VENOUS PRESSURE HIGH] Should ...".
+_BRACKET_LABEL = re.compile(r"^\[[^\]\d]{2,60}\]\s+")
+# "Dialysate temperature: min. 35.0 °C, max. 39.0 °C": both limits on one line.
+_MIN_MAX_PAIR = re.compile(
+    r"^(?P<phrase>[^:]{2,60}?)\s*:\s*(?:min(?:imum)?\.?)\s*(?P<lo>[+\-−]?\d[^,;]*?)\s*[,;]\s*"
+    r"(?:max(?:imum)?\.?)\s*(?P<hi>[+\-−]?\d.*)$", re.IGNORECASE)
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
 _LEADING_COMPARISON = re.compile(
     r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
@@ -282,7 +294,7 @@ def _extract_statement(
     list_title: str | None = None,
 ) -> None:
     text = _PARENTHETICAL.sub("", _clean(st.parse_text or st.text))
-    text = _ENUMERATOR.sub("", text)
+    text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
     req = _REQ_ID.match(text)
     req_id = None
     if req and re.search(r"\d", req.group("id")):
@@ -400,14 +412,25 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         return "if_then", cond + unless_text, _strip_then(action), False
     mid = _MID_CONDITIONAL.search(body)
     if mid and mid.start() > 0 and find_comparisons(tokenize(body[mid.end():]), set()):
-        action = body[:mid.start()]
-        return "if_then", body[mid.end():], action.strip(" ,"), False
+        action, cond = body[:mid.start()].strip(" ,"), body[mid.end():]
+        if body[mid.start():mid.end()].lstrip().startswith(","):
+            # "The controller shall, if the wind speed exceeds 25 m/s, stop the rotor."
+            cond, rest = _split_condition_action(cond)
+            action = f"{action} {_strip_then(rest)}".strip() if rest else action
+        if _ONLY.search(action):  # "The brake may only be applied when X is below 2 rpm"
+            return "if_not", cond, action, False
+        return "if_then", cond, action, False
     if _LEADING_COMPARISON.match(body):
         # "Above 25,000 ft, reduce the airspeed to 280 kt."
         cond, action = _split_condition_action(body)
         if action:
             return "if_then", cond, _strip_then(action), False
         return "if_then", body, "", True
+    pair = _MIN_MAX_PAIR.match(_LEADER.sub(": ", body))
+    if pair:
+        lo, hi = pair.group("lo"), pair.group("hi")
+        cond = f"{pair.group('phrase')} must remain between {lo} and {hi}"
+        return "constraint", cond, body, False
     maxmin = _max_min(body)
     if maxmin:
         upper = not maxmin.group("kind").lower().startswith(("min", "lower"))

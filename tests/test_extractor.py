@@ -583,3 +583,50 @@ def test_an_order_whose_object_carries_the_condition() -> None:
     found = extract(split_statements("Record the oil pressure every 5 minutes.\n", "m.txt"),
                     PARAMS)
     assert found.rules == [] and not found.problems
+
+
+def test_a_condition_set_in_the_middle_of_the_order() -> None:
+    got = one("The operator shall, if the temperature exceeds 80 °C, stop the pump and vent the "
+              "tank.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", ">", 80, "degC"), "The operator shall stop the pump and vent the tank")
+
+
+@pytest.mark.parametrize("sentence, action", [
+    ("The bleed valve may only be opened when the turbopump speed is below 500 rpm.",
+     "The bleed valve may only be opened"),
+    ("Only open the bleed valve when the turbopump speed is below 500 rpm.",
+     "Only open the bleed valve"),
+])
+def test_an_order_allowed_only_under_a_condition_applies_when_it_fails(
+        sentence: str, action: str) -> None:
+    got = one(sentence)
+    assert (stripped(got["cond"]), got["action"]) == (
+        {"not": atom("speed", "<", 500, "rpm")}, action)
+
+
+def test_as_long_as_and_bracketed_alarm_names() -> None:
+    got = one("Run the fan as long as the humidity is above 70 %.")
+    assert stripped(got["cond"]) == atom("humidity", ">", 70, "percent")
+    got = one("[OIL PRESSURE LOW] Should the oil pressure drop below 20 psi, the pump stops.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("pressure", "<", 20, "psi"), "the pump stops")
+
+
+def test_both_limits_on_one_line_and_a_range_kept_at() -> None:
+    found = extract(split_statements("Oil temperature: min. 35 °C, max. 90 °C\n", "m.txt"),
+                    PARAMS)
+    (rule,) = found.rules
+    assert stripped(condition_to_json(rule.condition)) == {
+        "not": atom("temp", "between", [35, 90], "degC")}
+    got = one("The oil temperature shall be maintained at 35–90 °C.")
+    assert stripped(got["cond"]) == {"not": atom("temp", "between", [35, 90], "degC")}
+    got = one("The oil pressure is not to exceed 5psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", "<=", 5, "psi")}
+
+
+def test_a_minute_in_a_unit_is_not_a_limit_word() -> None:
+    """"mL/min" once made a fact a rule: "min" read as "minimum"."""
+    found = extract(split_statements("Typical oil pressures are 20–40 psi at a flow of 300 "
+                                     "mL/min.\n", "m.txt"), PARAMS)
+    assert found.rules == []

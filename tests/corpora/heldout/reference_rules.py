@@ -398,6 +398,83 @@ domain("lng_tank",
         ("Stop all hot work on the tank roof", lambda s: ge(s, "roof_gas", 10), None),
         ("Initiate ESD-1", lambda s: OR(gt(s, "roof_gas", 40), gt(s, "tank_pressure", 28)), None)])
 
+# ---------------------------------------------------------------- wind_turbine
+# wind speed: m/s text -> km/h manifest (x 3.6, exact); accumulator: bar text -> MPa; grid: V text -> kV;
+# ambient: °C text -> degF manifest (-10/-20 °C = 14/-4 °F)
+domain("wind_turbine",
+       {"wind_speed": (0, 250), "rotor_speed": (0, 30), "generator_speed": (0, 2500),
+        "gearbox_oil_temperature": (-40, 150), "gearbox_bearing_temperature": (-40, 150),
+        "winding_temperature": (-40, 250), "accumulator_pressure": (0, 40), "grid_voltage": (0, F("1.5")),
+        "nacelle_humidity": (0, 100), "ambient_temperature": (-60, 140)},
+       [("Max. generator speed: 1,680 rpm", lambda s: gt(s, "generator_speed", 1680), None),
+        ("Gearbox oil sump temperature: max. 80°C", lambda s: gt(s, "gearbox_oil_temperature", 80), None),
+        ("Min. pitch accumulator pressure: 160bar", lambda s: lt(s, "accumulator_pressure", 16), None),
+        # "The controller shall, if the 10-minute mean wind speed exceeds 25 m/s, pitch ..." (condition mid-sentence)
+        ("pitch the blades to feather", lambda s: gt(s, "wind_speed", 25 * F("3.6")), None),
+        ("remain above 20 m/s for more than 10 minutes", lambda s: gt(s, "wind_speed", 20 * F("3.6")), 600),
+        ("rises above 14.8 rpm", lambda s: gt(s, "rotor_speed", F("14.8")), None),
+        # "may only be applied when the rotor speed is below 2 rpm": violated (fires) at >= 2
+        ("may only be applied when the rotor speed", lambda s: NOT(lt(s, "rotor_speed", 2)), None),
+        ("switched to high speed", lambda s: ge(s, "gearbox_oil_temperature", 70), None),
+        ("check the lubrication oil flow",
+         lambda s: AND(gt(s, "gearbox_bearing_temperature", 90), lt(s, "gearbox_oil_temperature", 60)), None),
+        ("130–145 °C", lambda s: between(s, "winding_temperature", 130, 145), None),
+        ("exceeds 145 °C", lambda s: gt(s, "winding_temperature", 145), None),
+        ("Disconnect the generator from the grid",
+         lambda s: OR(lt(s, "grid_voltage", F("0.621")), gt(s, "grid_voltage", F("0.759"))), None),
+        ("Run the nacelle dehumidifier",
+         lambda s: AND(gt(s, "nacelle_humidity", 70), NOT(lt(s, "ambient_temperature", C2F(-10)))), None),
+        ("falls below -20 °C", lambda s: lt(s, "ambient_temperature", C2F(-20)), None),
+        ("No person shall enter the rotor hub", lambda s: gt(s, "wind_speed", 15 * F("3.6")), None)])
+
+# ---------------------------------------------------------------- haccp_cook_chill
+# core and freezer temperatures: °C text -> degF manifest (75/-18 °C = 167/-0.4 °F); steam: bar -> kPa;
+# door open time: min text -> s manifest
+domain("haccp_cook_chill",
+       {"core_temperature": (-40, 250), "hot_hold_temperature": (0, 120), "oven_temperature": (0, 350),
+        "polar_compounds": (0, 100), "steam_pressure": (0, 1000), "free_chlorine": (0, 1000),
+        "wash_water_temperature": (0, 60), "sauce_ph": (0, 14), "store_temperature": (-10, 40),
+        "door_open_time": (0, 86400), "freezer_temperature": (-60, 60)},
+       [("shall be not less than 75 °C", lambda s: lt(s, "core_temperature", C2F(75)), None),
+        # "If core < 75 °C, return ... and re-cook it, provided that the hot holding cabinet temperature is at least 63 °C"
+        ("return the batch to the oven",
+         lambda s: AND(lt(s, "core_temperature", C2F(75)), ge(s, "hot_hold_temperature", 63)), None),
+        ("spiral oven is to be stopped", lambda s: lt(s, "oven_temperature", 180), None),
+        ("must be at least 63°C", lambda s: lt(s, "hot_hold_temperature", 63), None),
+        ("No fryer oil shall be used", lambda s: gt(s, "polar_compounds", 24), None),
+        ("is not to exceed 3bar", lambda s: gt(s, "steam_pressure", 300), None),
+        ("free chlorine: min. 50 ppm", lambda s: lt(s, "free_chlorine", 50), None),
+        ("free chlorine: max. 200 ppm", lambda s: gt(s, "free_chlorine", 200), None),
+        ("Stop the wash line",
+         lambda s: OR(lt(s, "free_chlorine", 25), gt(s, "wash_water_temperature", 12)), None),
+        # "Only release ... when its equilibrium pH is below 4.2": violated (fires) at >= 4.2
+        ("Only release a batch of cook-in sauce", lambda s: NOT(lt(s, "sauce_ph", F("4.2"))), None),
+        ("shall be maintained at 0–5 °C", lambda s: outside(s, "store_temperature", 0, 5), None),
+        ("remains above 8 °C for more than 45 minutes", lambda s: gt(s, "store_temperature", 8), 2700),
+        ("Sound the chilled store high temperature alarm",
+         lambda s: AND(gt(s, "store_temperature", 6), NOT(lt(s, "door_open_time", 180))), None),
+        ("shall not rise above -18 °C", lambda s: gt(s, "freezer_temperature", C2F(-18)), None)])
+
+# ---------------------------------------------------------------- haemodialysis
+# TMP: mmHg text -> kPa manifest (300/450 mmHg = 39.99671/59.99507 kPa, inexact); dialysate temperature:
+# °C text -> degF manifest (35.0/39.0 °C = 95/102.2 °F)
+domain("haemodialysis",
+       {"venous_pressure": (-100, 600), "arterial_pressure": (-500, 300), "blood_flow": (0, 700), "tmp": (-20, 100),
+        "dialysate_temperature": (50, 120), "conductivity": (0, 30), "systolic_pressure": (0, 300), "ktv": (0, 5)},
+       [("rise above 300 mmHg", lambda s: gt(s, "venous_pressure", 300), None),
+        ("checked for dislodgement", lambda s: lt(s, "venous_pressure", 20), None),
+        ("falls below -250 mmHg", lambda s: lt(s, "arterial_pressure", -250), None),
+        ("Reduce the blood flow to 250 mL/min",
+         lambda s: AND(lt(s, "arterial_pressure", -200), NOT(le(s, "blood_flow", 250))), None),
+        ("remains higher than 300 mmHg for more than 60 s", lambda s: gt(s, "tmp", 300 * MMHG_KPA), 60),
+        ("exceeds 450 mmHg", lambda s: gt(s, "tmp", 450 * MMHG_KPA), None),
+        ("Dialysate temperature: min. 35.0 °C, max. 39.0 °C",
+         lambda s: outside(s, "dialysate_temperature", C2F(35), C2F(39)), None),
+        ("diverted to drain",
+         lambda s: OR(lt(s, "conductivity", 13), gt(s, "conductivity", 15)), None),
+        ("falls below 90 mmHg", lambda s: lt(s, "systolic_pressure", 90), None),
+        ("Review the prescription with the nephrologist", lambda s: lt(s, "ktv", F("1.2")), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -910,6 +987,169 @@ Q = [
  ("lng-49", "lng_tank", {"tank_pressure": 15, "bog_load": 100, "liquid_level": 60, "liquid_temperature": 112,
                          "slab_temperature": 283.15, "annular_temperature": 288.15,
                          "bog_suction_temperature": -150, "roof_gas": 0}),   # everything normal
+ # wind_turbine (wind speed in km/h: 15/20/25 m/s = 54/72/90 km/h; accumulator in MPa: 160 bar = 16 MPa;
+ #   grid in kV: 621/759 V = 0.621/0.759 kV; ambient in degF: -10/-20 °C = 14/-4 °F)
+ ("wtg-01", "wind_turbine", {"wind_speed": 90}),
+ ("wtg-02", "wind_turbine", {"wind_speed": 90.1}),
+ ("wtg-03", "wind_turbine", {"wind_speed": 54}),
+ ("wtg-04", "wind_turbine", {"wind_speed": 54.1}),
+ ("wtg-05", "wind_turbine", {"wind_speed": 80}),                        # duration rule: never in query
+ ("wtg-06", "wind_turbine", {"wind_speed": 25}),                        # an m/s-sized reading: 25 km/h is calm
+ ("wtg-07", "wind_turbine", {"wind_speed": 41.4}),                      # rated wind speed 11.5 m/s: descriptive
+ ("wtg-08", "wind_turbine", {"wind_speed": 100.8}),                     # history "stopped at 28 m/s"
+ ("wtg-09", "wind_turbine", {"wind_speed": 300}),                       # out of range
+ ("wtg-10", "wind_turbine", {"wind_speed": "nan"}),
+ ("wtg-11", "wind_turbine", {"rotor_speed": 14.8}),
+ ("wtg-12", "wind_turbine", {"rotor_speed": 14.9}),
+ ("wtg-13", "wind_turbine", {"rotor_speed": 2}),
+ ("wtg-14", "wind_turbine", {"rotor_speed": 1.9}),
+ ("wtg-15", "wind_turbine", {"rotor_speed": 12.1}),                     # rated rotor speed: only the brake rule
+ ("wtg-16", "wind_turbine", {"rotor_speed": 35}),                       # out of range
+ ("wtg-17", "wind_turbine", {"generator_speed": 1680}),
+ ("wtg-18", "wind_turbine", {"generator_speed": 1680.5}),
+ ("wtg-19", "wind_turbine", {"gearbox_oil_temperature": 69.9}),
+ ("wtg-20", "wind_turbine", {"gearbox_oil_temperature": 70}),
+ ("wtg-21", "wind_turbine", {"gearbox_oil_temperature": 80}),
+ ("wtg-22", "wind_turbine", {"gearbox_oil_temperature": 80.1}),
+ ("wtg-23", "wind_turbine", {"gearbox_bearing_temperature": 90.1, "gearbox_oil_temperature": 59.9}),
+ ("wtg-24", "wind_turbine", {"gearbox_bearing_temperature": 90, "gearbox_oil_temperature": 50}),
+ ("wtg-25", "wind_turbine", {"gearbox_bearing_temperature": 95, "gearbox_oil_temperature": 60}),
+ ("wtg-26", "wind_turbine", {"gearbox_bearing_temperature": 95}),       # oil temperature absent
+ ("wtg-27", "wind_turbine", {"gearbox_bearing_temperature": 95, "gearbox_oil_temperature": "nan"}),
+ ("wtg-28", "wind_turbine", {"winding_temperature": 129.9}),
+ ("wtg-29", "wind_turbine", {"winding_temperature": 130}),
+ ("wtg-30", "wind_turbine", {"winding_temperature": 145}),
+ ("wtg-31", "wind_turbine", {"winding_temperature": 145.1}),
+ ("wtg-32", "wind_turbine", {"winding_temperature": 300}),              # out of range
+ ("wtg-33", "wind_turbine", {"accumulator_pressure": 16}),
+ ("wtg-34", "wind_turbine", {"accumulator_pressure": 15.9}),
+ ("wtg-35", "wind_turbine", {"accumulator_pressure": 9}),               # nitrogen pre-charge 90 bar adds nothing
+ ("wtg-36", "wind_turbine", {"accumulator_pressure": 160}),             # a bar-sized reading: out of the MPa range
+ ("wtg-37", "wind_turbine", {"accumulator_pressure": 20}),
+ ("wtg-38", "wind_turbine", {"grid_voltage": 0.621}),
+ ("wtg-39", "wind_turbine", {"grid_voltage": 0.62}),
+ ("wtg-40", "wind_turbine", {"grid_voltage": 0.759}),
+ ("wtg-41", "wind_turbine", {"grid_voltage": 0.76}),
+ ("wtg-42", "wind_turbine", {"grid_voltage": 690}),                     # a V-sized reading: out of the kV range
+ ("wtg-43", "wind_turbine", {"nacelle_humidity": 70.1, "ambient_temperature": 14}),
+ ("wtg-44", "wind_turbine", {"nacelle_humidity": 70.1, "ambient_temperature": 13.9}),
+ ("wtg-45", "wind_turbine", {"nacelle_humidity": 70, "ambient_temperature": 50}),
+ ("wtg-46", "wind_turbine", {"nacelle_humidity": 85}),                  # unless-parameter absent
+ ("wtg-47", "wind_turbine", {"nacelle_humidity": 85, "ambient_temperature": "nan"}),
+ ("wtg-48", "wind_turbine", {"ambient_temperature": -4}),
+ ("wtg-49", "wind_turbine", {"ambient_temperature": -4.1}),
+ ("wtg-50", "wind_turbine", {"ambient_temperature": -25, "nacelle_humidity": 90}),   # -25 °F: below -4 °F and 14 °F
+ ("wtg-51", "wind_turbine", {"ambient_temperature": -70}),              # out of range
+ ("wtg-52", "wind_turbine", {"wind_speed": 10, "rotor_speed": 0, "generator_speed": 0, "gearbox_oil_temperature": 30,
+                            "gearbox_bearing_temperature": 30, "winding_temperature": 40, "accumulator_pressure": 20,
+                            "grid_voltage": 0.69, "nacelle_humidity": 50, "ambient_temperature": 50}),   # standstill: nothing
+ ("wtg-53", "wind_turbine", {"wind_speed": 40, "rotor_speed": 11, "generator_speed": 1250, "gearbox_oil_temperature": 55,
+                            "gearbox_bearing_temperature": 65, "winding_temperature": 100, "accumulator_pressure": 20,
+                            "grid_voltage": 0.69, "nacelle_humidity": 50, "ambient_temperature": 50}),   # running: brake rule only
+ ("wtg-54", "wind_turbine", {"wind_speed": 91, "rotor_speed": 15, "generator_speed": 1700, "gearbox_oil_temperature": 85}),
+ # haccp_cook_chill (core temperature in degF: 75 °C = 167 °F; freezer in degF: -18 °C = -0.4 °F;
+ #   steam in kPa: 3 bar = 300 kPa; door open time in s: 3 min = 180 s)
+ ("hc-01", "haccp_cook_chill", {"core_temperature": 167}),
+ ("hc-02", "haccp_cook_chill", {"core_temperature": 166.9}),          # provided-that parameter absent
+ ("hc-03", "haccp_cook_chill", {"core_temperature": 166.9, "hot_hold_temperature": 63}),
+ ("hc-04", "haccp_cook_chill", {"core_temperature": 166.9, "hot_hold_temperature": 62.9}),
+ ("hc-05", "haccp_cook_chill", {"core_temperature": 158, "hot_hold_temperature": 70}),   # validation study 70 °C
+ ("hc-06", "haccp_cook_chill", {"core_temperature": 75}),              # a °C-sized reading: 75 °F is undercooked
+ ("hc-07", "haccp_cook_chill", {"core_temperature": 300}),             # out of range
+ ("hc-08", "haccp_cook_chill", {"core_temperature": "nan", "hot_hold_temperature": 63}),
+ ("hc-09", "haccp_cook_chill", {"core_temperature": 170, "hot_hold_temperature": 63}),
+ ("hc-10", "haccp_cook_chill", {"oven_temperature": 180}),
+ ("hc-11", "haccp_cook_chill", {"oven_temperature": 179.9}),
+ ("hc-12", "haccp_cook_chill", {"hot_hold_temperature": 63}),
+ ("hc-13", "haccp_cook_chill", {"hot_hold_temperature": 62.9}),
+ ("hc-14", "haccp_cook_chill", {"polar_compounds": 24}),
+ ("hc-15", "haccp_cook_chill", {"polar_compounds": 24.1}),
+ ("hc-16", "haccp_cook_chill", {"steam_pressure": 300}),
+ ("hc-17", "haccp_cook_chill", {"steam_pressure": 300.1}),
+ ("hc-18", "haccp_cook_chill", {"steam_pressure": 3.5}),               # a bar-sized reading: 3.5 kPa is low
+ ("hc-19", "haccp_cook_chill", {"free_chlorine": 50}),
+ ("hc-20", "haccp_cook_chill", {"free_chlorine": 49.9}),
+ ("hc-21", "haccp_cook_chill", {"free_chlorine": 200}),
+ ("hc-22", "haccp_cook_chill", {"free_chlorine": 200.5}),
+ ("hc-23", "haccp_cook_chill", {"free_chlorine": 25}),
+ ("hc-24", "haccp_cook_chill", {"free_chlorine": 24.9}),
+ ("hc-25", "haccp_cook_chill", {"free_chlorine": 100, "wash_water_temperature": 12}),
+ ("hc-26", "haccp_cook_chill", {"wash_water_temperature": 12.1}),      # chlorine absent: fires through the other side
+ ("hc-27", "haccp_cook_chill", {"wash_water_temperature": 12.1, "free_chlorine": "nan"}),
+ ("hc-28", "haccp_cook_chill", {"free_chlorine": 1500, "wash_water_temperature": 5}),   # out of range
+ ("hc-29", "haccp_cook_chill", {"sauce_ph": 4.19}),
+ ("hc-30", "haccp_cook_chill", {"sauce_ph": 4.2}),
+ ("hc-31", "haccp_cook_chill", {"sauce_ph": 4.6}),
+ ("hc-32", "haccp_cook_chill", {"sauce_ph": "nan"}),
+ ("hc-33", "haccp_cook_chill", {"sauce_ph": 15}),                      # out of range
+ ("hc-34", "haccp_cook_chill", {"store_temperature": 0}),
+ ("hc-35", "haccp_cook_chill", {"store_temperature": -0.1}),
+ ("hc-36", "haccp_cook_chill", {"store_temperature": 5}),
+ ("hc-37", "haccp_cook_chill", {"store_temperature": 5.1}),
+ ("hc-38", "haccp_cook_chill", {"store_temperature": 2}),              # set point: descriptive
+ ("hc-39", "haccp_cook_chill", {"store_temperature": 6, "door_open_time": 200}),
+ ("hc-40", "haccp_cook_chill", {"store_temperature": 6.1, "door_open_time": 180}),
+ ("hc-41", "haccp_cook_chill", {"store_temperature": 6.1, "door_open_time": 179}),
+ ("hc-42", "haccp_cook_chill", {"store_temperature": 6.1}),            # except-parameter absent
+ ("hc-43", "haccp_cook_chill", {"store_temperature": 6.1, "door_open_time": "nan"}),
+ ("hc-44", "haccp_cook_chill", {"store_temperature": 9, "door_open_time": 300}),   # duration rule: never in query
+ ("hc-45", "haccp_cook_chill", {"store_temperature": 50}),             # out of range
+ ("hc-46", "haccp_cook_chill", {"store_temperature": 6.1, "door_open_time": 3}),   # a min-sized reading: 3 s
+ ("hc-47", "haccp_cook_chill", {"freezer_temperature": -0.4}),
+ ("hc-48", "haccp_cook_chill", {"freezer_temperature": -0.3}),
+ ("hc-49", "haccp_cook_chill", {"freezer_temperature": -18}),          # a °C-sized reading: -18 °F is cold enough
+ ("hc-50", "haccp_cook_chill", {"freezer_temperature": 0}),
+ ("hc-51", "haccp_cook_chill", {"freezer_temperature": -70}),          # out of range
+ ("hc-52", "haccp_cook_chill", {"core_temperature": 170, "hot_hold_temperature": 70, "oven_temperature": 200,
+                                "polar_compounds": 10, "steam_pressure": 200, "free_chlorine": 100,
+                                "wash_water_temperature": 8, "sauce_ph": 3.8, "store_temperature": 2,
+                                "door_open_time": 0, "freezer_temperature": -5}),   # everything normal
+ # haemodialysis (TMP in kPa: 300/450 mmHg = 39.99671/59.99507 kPa; dialysate temperature in degF:
+ #   35.0/39.0/36.5 °C = 95/102.2/97.7 °F)
+ ("hd-01", "haemodialysis", {"venous_pressure": 300}),
+ ("hd-02", "haemodialysis", {"venous_pressure": 300.5}),
+ ("hd-03", "haemodialysis", {"venous_pressure": 20}),
+ ("hd-04", "haemodialysis", {"venous_pressure": 19.9}),
+ ("hd-05", "haemodialysis", {"venous_pressure": 150}),                 # typical 100–200 mmHg: descriptive
+ ("hd-06", "haemodialysis", {"venous_pressure": -5}),
+ ("hd-07", "haemodialysis", {"venous_pressure": 650}),                 # out of range
+ ("hd-08", "haemodialysis", {"venous_pressure": "nan"}),
+ ("hd-09", "haemodialysis", {"arterial_pressure": -250, "blood_flow": 200}),
+ ("hd-10", "haemodialysis", {"arterial_pressure": -250.5, "blood_flow": 200}),
+ ("hd-11", "haemodialysis", {"arterial_pressure": -200, "blood_flow": 300}),
+ ("hd-12", "haemodialysis", {"arterial_pressure": -200.5, "blood_flow": 300}),
+ ("hd-13", "haemodialysis", {"arterial_pressure": -200.5, "blood_flow": 250}),
+ ("hd-14", "haemodialysis", {"arterial_pressure": -200.5, "blood_flow": 250.5}),
+ ("hd-15", "haemodialysis", {"arterial_pressure": -220}),              # unless-parameter absent
+ ("hd-16", "haemodialysis", {"arterial_pressure": -220, "blood_flow": "nan"}),
+ ("hd-17", "haemodialysis", {"arterial_pressure": -260, "blood_flow": 300}),
+ ("hd-18", "haemodialysis", {"arterial_pressure": -600, "blood_flow": 300}),   # out of range
+ ("hd-19", "haemodialysis", {"arterial_pressure": -220, "blood_flow": 750}),   # blood flow out of range
+ ("hd-20", "haemodialysis", {"tmp": 45}),                              # duration rule: never in query
+ ("hd-21", "haemodialysis", {"tmp": 59.99}),
+ ("hd-22", "haemodialysis", {"tmp": 60}),
+ ("hd-23", "haemodialysis", {"tmp": 450}),                             # an mmHg-sized reading: out of the kPa range
+ ("hd-24", "haemodialysis", {"dialysate_temperature": 95}),
+ ("hd-25", "haemodialysis", {"dialysate_temperature": 94.9}),
+ ("hd-26", "haemodialysis", {"dialysate_temperature": 102.2}),
+ ("hd-27", "haemodialysis", {"dialysate_temperature": 102.3}),
+ ("hd-28", "haemodialysis", {"dialysate_temperature": 97.7}),          # set point 36.5 °C in the procedure
+ ("hd-29", "haemodialysis", {"dialysate_temperature": 37}),            # a °C-sized reading: out of the °F range
+ ("hd-30", "haemodialysis", {"dialysate_temperature": "nan"}),
+ ("hd-31", "haemodialysis", {"conductivity": 13}),
+ ("hd-32", "haemodialysis", {"conductivity": 12.9}),
+ ("hd-33", "haemodialysis", {"conductivity": 15}),
+ ("hd-34", "haemodialysis", {"conductivity": 15.1}),
+ ("hd-35", "haemodialysis", {"conductivity": 140}),                    # out of range
+ ("hd-36", "haemodialysis", {"systolic_pressure": 90}),
+ ("hd-37", "haemodialysis", {"systolic_pressure": 89}),
+ ("hd-38", "haemodialysis", {"ktv": 1.2}),
+ ("hd-39", "haemodialysis", {"ktv": 1.19}),
+ ("hd-40", "haemodialysis", {"blood_flow": 50, "arterial_pressure": -100}),   # blood flows named in actions
+ ("hd-41", "haemodialysis", {"venous_pressure": 150, "arterial_pressure": -150, "blood_flow": 300, "tmp": 20,
+                             "dialysate_temperature": 97.7, "conductivity": 14, "systolic_pressure": 120,
+                             "ktv": 1.4}),                            # everything normal
+ ("hd-42", "haemodialysis", {"venous_pressure": 350, "tmp": 65, "conductivity": 16, "systolic_pressure": 80}),
 ]
 
 # ======================================================================= replays
@@ -956,6 +1196,15 @@ R = [
  ("rp-lng-tank-pressure", "lng_tank", "replay/lng_tank_pressure.csv", ["tank_pressure", "roof_gas"],
   [(0, 15, 0), (60, 23.5, 0), (300, 24, 0), (400, 22, 0), (500, 23.2, 0), (800, 28.5, 0), (900, 25, 0),
    (1000, 25, 12), (1100, 24, 12), (1101, 24, 10), (1150, 24, 9.9), (1200, 23, 0), (1300, 18, 0), (3600, 15, 0)]),
+ ("rp-wind-high-wind-derate", "wind_turbine", "replay/wind_high_wind_derate.csv", ["wind_speed"],
+  [(0, 40), (60, 75), (300, 70), (360, 73), (900, 80), (960, 80), (961, 80), (1000, 92), (1100, 90), (1200, 72),
+   (1300, 50), (1400, 54), (3000, 30), (3600, 30)]),
+ ("rp-haccp-chilled-store", "haccp_cook_chill", "replay/haccp_chilled_store.csv", ["store_temperature", "door_open_time"],
+  [(0, 2, 0), (300, 8.5, 0), (1200, 7.5, 0), (1500, 9, 0), (2400, 9, 200), (2500, 9, 0), (4200, 9.5, 0),
+   (4201, 9.5, 0), (4500, 8, 0), (4800, 4, 0), (7200, 3, 0), (9000, 2, 0)]),
+ ("rp-hd-tmp-high", "haemodialysis", "replay/hd_tmp_high.csv", ["tmp", "venous_pressure"],
+  [(0, 20, 150), (10, 40.0, 150), (40, 39.99, 150), (50, 40.5, 150), (110, 41, 150), (111, 41, 150),
+   (150, 60, 320), (160, 59.99, 300), (200, 39.99, 150), (300, 30, 150), (1200, 25, 150)]),
 ]
 
 def valid_state(dom, st):
