@@ -177,3 +177,35 @@ def test_libfuzzer_target_replays_the_seeds(tmp_path: Path) -> None:
     files = [str(p) for t, p in SEEDS + REGRESSIONS if t.startswith("frame_decoder")]
     run = subprocess.run([str(exe), *files], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_atheris_comparison_results_are_not_kept_alive() -> None:
+    """fuzz/harness.py: atheris's comparison tracing keeps an extra reference to each
+    result; a numpy comparison's array then leaked on every bundle-loader input."""
+    atheris = pytest.importorskip("atheris")
+    np = pytest.importorskip("numpy")
+    from fuzz import harness
+
+    native = atheris._trace_cmp
+    try:
+        harness._wrap_trace_cmp()
+        result = atheris._trace_cmp(np.arange(3), 1, 0, 0, False)  # np.arange(3) < 1
+        assert result.tolist() == [True, False, False]
+        assert sys.getrefcount(result) == 2  # the name and getrefcount's own argument
+    finally:
+        atheris._trace_cmp = native
+
+
+def test_atheris_targets_instrument_only_the_code_under_test() -> None:
+    """atheris keeps only the top-level package of an include name; the harness excludes
+    the other rulec modules itself."""
+    pytest.importorskip("atheris")
+    from fuzz import harness
+
+    modules = harness._rulec_modules()
+    assert {"rulec.runtime.bundle", "rulec.compiler.units", "rulec.firmware_bridge.cobs"} <= set(
+        modules)
+    hook = harness.instrument("rulec.runtime")
+    excluded = hook._exclude_modules
+    assert "rulec.compiler.units" in excluded and "rulec.firmware_bridge.cobs" in excluded
+    assert not any(m.startswith("rulec.runtime") for m in excluded)

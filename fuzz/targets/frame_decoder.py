@@ -15,7 +15,9 @@ import atheris
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-with atheris.instrument_imports(include=["rulec.firmware_bridge"]):
+from fuzz.harness import instrument  # noqa: E402
+
+with instrument("rulec.firmware_bridge"):
     from fuzz.oracles.c_codec import CCodec
     from fuzz.oracles.frames import check_frames
 

@@ -13,7 +13,9 @@ import atheris
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-with atheris.instrument_imports(include=["rulec.compiler"]):
+from fuzz.harness import instrument  # noqa: E402
+
+with instrument("rulec.compiler"):
     from fuzz.oracles.manual import check_manual, manifest_table
 
 manifest_table()  # built once, before the first input

@@ -14,10 +14,10 @@ import atheris
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-with atheris.instrument_imports(
-    include=["tomllib", "rulec.compiler.manifest", "rulec.compiler.units",
-             "rulec.compiler.parameters"]
-):
+from fuzz.harness import instrument  # noqa: E402
+
+with instrument("tomllib", "rulec.compiler.manifest", "rulec.compiler.units",
+                "rulec.compiler.parameters", "rulec.compiler.pipeline"):
     from fuzz.oracles.sensors_toml import check_sensors_toml
 
 
