@@ -351,7 +351,7 @@ class Daemon:
                 if name in self._stale:
                     record["advisory"] = f"Sensor fault: {name} stale (link down)"
                 self.counters.add("faults")
-            channel = self._channel_of(name)
+            channel = self.tx.channel_of(name)
             if channel is not None:
                 record["channel"] = channel
             self.log.write(record)
@@ -372,10 +372,6 @@ class Daemon:
             if ev.advisory.endswith(" " + text):
                 return text
         return None
-
-    def _channel_of(self, name: str | None) -> int | None:
-        index = self.engine.bundle.param_index.get(name or "")
-        return None if index is None else self.engine.bundle.parameters[index].channel
 
     def _sync_peer(self, peer: str | None) -> None:
         """A new peer learns the bundle, then every advisory raised now."""

@@ -50,6 +50,10 @@ class Transmitter:
         self._name_channel = {name: ch for ch, name in channels.items()}
         self._advisory_heads.clear()
 
+    def channel_of(self, name: str | None) -> int | None:
+        """The telemetry channel of a parameter, None when it has none."""
+        return self._name_channel.get(name or "")
+
     def send_advisory(self, ev: Event, sender: str | None) -> None:
         channel_of = self._name_channel
         values = {channel_of[name]: value for name, value in ev.values.items()
