@@ -157,12 +157,149 @@ ffi.cdef(
     """
 )
 
+# The daemon's fast lane (lane.h) shares it too: it calls the kernel and the wire codec
+# (rulec_proto.c, compiled here as well) without crossing back into Python.
+ffi.cdef(
+    """
+    #define RL_DONE ...
+    #define RL_SLOW ...
+    #define RL_E_ARG ...
+    #define RL_E_KERNEL ...
+    #define RL_RULE_ON_DELAY ...
+    #define RL_RULE_INCLUSIVE ...
+    #define RL_RULE_OFF_DELAY ...
+    #define RL_RULE_LATCH ...
+    #define RL_RULE_PYTHON ...
+    #define RL_RAISED ...
+    #define RL_ACKED ...
+    #define RL_TIMING ...
+    #define RL_WAITING ...
+    #define RL_FAULT_NAN ...
+    #define RL_FAULT_INFINITE ...
+    #define RL_FAULT_BELOW ...
+    #define RL_FAULT_ABOVE ...
+    #define RL_FAULT_STALE ...
+    #define RL_FAULT_LINK ...
+    #define RL_EVENT_RAISE ...
+    #define RL_EVENT_CLEAR ...
+    #define RL_EVENT_TIMER_START ...
+    #define RL_EVENT_TIMER_STOP ...
+    #define RL_EVENT_WAIT ...
+    #define RL_EVENT_HOLD ...
+    #define RULEC_MAX_PAYLOAD ...
+    #define RULEC_MAX_CHANNELS ...
+    #define RULEC_MAX_WIRE_FRAME ...
+
+    typedef struct {
+        uint32_t frames;
+        uint32_t crc_errors;
+        uint32_t length_errors;
+        uint32_t cobs_errors;
+        uint32_t version_errors;
+        uint32_t type_errors;
+        uint32_t oversize;
+        uint32_t bytes_discarded;
+    } rulec_decoder_stats;
+
+    typedef struct {
+        rulec_decoder_stats stats;
+        uint16_t len;
+        ...;
+    } rulec_decoder;
+
+    int32_t rulec_decoder_init(rulec_decoder *d, size_t max_frame);
+    void rulec_decoder_reset(rulec_decoder *d);
+
+    typedef struct {
+        const rk_index *strict;
+        const rk_index *hold;
+        int32_t n_params;
+        int32_t n_boxes;
+        int32_t n_rules;
+        const int32_t *box_rule;
+        const uint8_t *flags;
+        const double *duration;
+        const double *clear_delay;
+        const uint8_t *severity;
+        const uint8_t *ids;
+        const int32_t *id_start;
+        const int32_t *axis_start;
+        const int32_t *axes;
+        const int32_t *param_channel;
+        int32_t n_channels;
+        const int32_t *channel_param;
+        const double *valid_lo;
+        const double *valid_hi;
+        const double *max_age;
+        ...;
+    } rl_rules;
+
+    typedef struct {
+        int32_t kind;
+        int32_t rule;
+        int32_t box;
+        int32_t pad;
+        double t;
+    } rl_event;
+
+    typedef struct {
+        const rl_rules *rules;
+        rulec_decoder decoder;
+        double *last_value;
+        double *last_time;
+        uint8_t *rule_state;
+        double *since_t;
+        double *false_t;
+        int32_t *tracked;
+        int32_t n_tracked;
+        uint8_t *fault;
+        int32_t enabled;
+        int32_t has_last_t;
+        double last_t;
+        double t_offset;
+        uint32_t tx_seq;
+        int32_t has_last;
+        uint32_t duplicates, missing, restarts;
+        double *x;
+        uint8_t *fresh;
+        uint8_t *code;
+        int32_t *match;
+        int32_t *hold_match;
+        uint8_t *mark;
+        int32_t *first_box;
+        int32_t *cand;
+        uint8_t *out;
+        int32_t out_cap;
+        int32_t out_len;
+        int32_t *reply_start;
+        rl_event *events;
+        int32_t events_cap;
+        int32_t n_events;
+        double *event_x;
+        int32_t n_fast;
+        int32_t written;
+        uint8_t slow_type;
+        uint32_t slow_seq;
+        uint64_t slow_ts;
+        uint16_t slow_len;
+        uint8_t slow_payload[...];
+        ...;
+    } rl_lane;
+
+    int32_t rl_validate(const rl_rules *rules);
+    int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
+                   int32_t *consumed);
+    int32_t rl_write(rl_lane *lane, int32_t fd);
+    """
+)
+
 ffi.set_source(
     "rulec.runtime._kernel",
-    '#include "kernel.h"\n#include "logic.h"',
-    sources=[_rel(_HERE / "kernel.c"), _rel(_HERE / "logic.c")],
+    '#include "kernel.h"\n#include "logic.h"\n#include "lane.h"',
+    sources=[_rel(_HERE / name) for name in ("kernel.c", "logic.c", "lane.c", "rulec_proto.c")],
     include_dirs=[_rel(_HERE)],
-    depends=[_rel(_HERE / "kernel.h"), _rel(_HERE / "logic.h")],
+    depends=[_rel(_HERE / name) for name in ("kernel.h", "logic.h", "lane.h", "rulec_proto.h")],
+    libraries=["m"] if os.name != "nt" else [],
     # No -ffast-math: NaN must keep failing every comparison.  RULEC_CFLAGS/RULEC_LDFLAGS
     # add flags last (so they win), for the sanitizer and coverage builds of csrc/.
     extra_compile_args=(["-O2", "-std=c99"] if os.name != "nt" else ["/O2"])

@@ -103,5 +103,10 @@ class Link:
         """Send bytes to the peer (or the given datagram peer); False if nobody to send to."""
         raise NotImplementedError
 
+    def write_fd(self, peer: str | None = None) -> int | None:
+        """The OS descriptor a stream link's replies may be written to directly (one
+        ``write(2)``, the rest through ``write``), or None: go through ``write``."""
+        return None
+
     def _event(self, state: str, **kw: object) -> None:
         self.events.append(LinkEvent(state, self.name, **kw))  # type: ignore[arg-type]

@@ -109,6 +109,9 @@ class SerialLink(Link):
             raise LinkError(f"{self.url}: device reports readiness to read but returned no data")
         return [Chunk(data)]
 
+    def write_fd(self, peer: str | None = None) -> int | None:
+        return self._fd if self._port is not None else None
+
     def write(self, data: bytes, peer: str | None = None) -> bool:
         port = self._port
         if port is None:

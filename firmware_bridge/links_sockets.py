@@ -152,6 +152,10 @@ class TcpListenLink(Link):
         self._last_rx = self._clock()
         return [Chunk(data)]
 
+    def write_fd(self, peer: str | None = None) -> int | None:
+        client = self._client
+        return None if client is None else client.fileno()
+
     def write(self, data: bytes, peer: str | None = None) -> bool:
         client = self._client
         if client is None:

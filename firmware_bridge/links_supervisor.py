@@ -84,6 +84,10 @@ class LinkSupervisor:
             self._failed(str(exc), was_open=True)
             return False
 
+    def write_fd(self, peer: str | None = None) -> int | None:
+        """The link's descriptor for direct writes (``Link.write_fd``) while it is open."""
+        return self.link.write_fd(peer) if self._open else None
+
     def events(self) -> list[LinkEvent]:
         """State changes since the last call, link-specific ones included, in order."""
         out = self._events

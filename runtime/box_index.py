@@ -87,6 +87,10 @@ class BoxIndex:
             raise StateError(f"states have shape {xs.shape}, expected (m, {self.n_params})")
         return self._impl.match_many(xs)
 
+    def native_index(self) -> Any:
+        """The C kernel's ``rk_index`` (for C code of the same module), None on numpy."""
+        return self._impl._idx if isinstance(self._impl, _NativeKernel) else None
+
     def __repr__(self) -> str:
         return f"BoxIndex(n_params={self.n_params}, n_boxes={self.n_boxes}, {self.backend})"
 

@@ -216,6 +216,18 @@ class Engine:
             self._logic_built = _build_logic(self.bundle, self._backend_asked)
         return self._logic_built
 
+    @property
+    def n_boxes(self) -> int:
+        return self._index.n_boxes
+
+    def native_index(self) -> Any:
+        """The containment index as the C kernel's ``rk_index`` (None on numpy)."""
+        return self._index.native_index()
+
+    def rule_axes(self, rule: int) -> frozenset[int]:
+        """The parameters a rule's boxes constrain (indexes)."""
+        return self._rule_axes.get(rule, frozenset())
+
     @classmethod
     def from_file(cls, path: str, paths: Iterable[str] = PATHS, *,
                   backend: BackendName | None = None) -> Engine:

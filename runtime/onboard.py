@@ -35,6 +35,7 @@ from rulec.firmware_bridge.links import (
 )
 from rulec.runtime.engine import Engine, Event
 from rulec.runtime.errors import RulecError
+from rulec.runtime.lane import Lane, LaneEvent
 from rulec.runtime.onboard_config import OnboardConfig
 from rulec.runtime.onboard_input import (
     DECODER_COUNTS,
@@ -53,6 +54,7 @@ EXIT_OK = 0
 CLOCK_JUMP_S = 1.0  # a frame timestamp this far back means the firmware clock restarted
 MAX_INPUT_ERRORS_LOGGED = 100
 SEQ_GAP_LIMIT = 1 << 16  # a larger sequence jump is a sender restart, not lost frames
+MIN_WIRE_FRAME = wire.MIN_FRAME + 2  # COBS adds at least one byte, then the delimiter
 
 _FAULT_REASONS = {
     "not a number": wire.FaultReason.NAN,
@@ -73,6 +75,7 @@ class Daemon:
         log: EventLog,
         stdin_fd: int | None = None,
         loader: Callable[[Any], Engine] | None = None,
+        fast_lane: bool | None = None,
     ) -> None:
         self.config = config
         self.log = log
@@ -101,6 +104,16 @@ class Daemon:
         self._tx_write = self.tx.write
         self._new_decoder = decoder_factory(config)
         self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
+        if fast_lane is None:
+            fast_lane = os.environ.get("RULEC_FAST_LANE", "1") != "0"
+        # the C lane takes the common frame of a stream link (runtime/lane.py)
+        self._lane = (Lane.for_engine(self.engine, self._channels)
+                      if fast_lane and self._cobs and self.binary
+                      and not isinstance(self.link, UdpListenLink) else None)
+        self._lane_dirty = True  # the stream or the clock moved in Python: sync first
+        self._lane_events: list[LaneEvent] = []  # taken in C, not yet in the stream
+        self._lane_peer: Peer | None = None
+        self._lane_unread = False  # the last lane call's events are still in its buffers
         self._peers: dict[str | None, Peer] = {}
         self._active: dict[str, Event] = {}
         self._stale: set[str] = set()  # parameters invalidated by a link loss
@@ -175,6 +188,11 @@ class Daemon:
             e2e_us = (time.perf_counter() - received) * 1e6
             for eval_us in evals:
                 self.counters.latency(eval_us, e2e_us)
+        if self._lane_unread or self._lane_events:
+            self._lane_catch_up()
+        peer, self._lane_peer = self._lane_peer, None
+        if peer is not None:
+            self._decoder_counts(peer)
         self.log.release()
 
     def _chunk_samples(self, chunk: Chunk, received: float) -> None:
@@ -183,11 +201,16 @@ class Daemon:
             self._text_samples(self.text.feed(chunk.data), received)
             return
         peer = self._peer(chunk.peer)
+        limit = self.config.max_frames_per_read
+        if peer.checked and (not limit or (len(chunk.data) + peer.decoder.pending)
+                             // MIN_WIRE_FRAME <= limit):
+            self._lane_chunk(chunk.data, peer, received)
+            return
         frames = peer.decoder.feed(chunk.data)
         if self._cobs and chunk.peer is not None and not chunk.data.endswith(b"\x00"):
             frames += peer.decoder.feed(b"\x00")  # a datagram ends its last frame
         self._decoder_counts(peer)
-        limit = self.config.max_frames_per_read  # overload: only the newest are evaluated
+        # overload: only the newest are evaluated
         carry: dict[str, float] | None = {} if limit and len(frames) > limit else None
         for i, frame in enumerate(frames):
             fold = carry is not None and i < len(frames) - limit
@@ -206,8 +229,83 @@ class Daemon:
             if len(self._peers) >= 64:
                 old_key = next(iter(self._peers))
                 self._decoder_counts(self._peers.pop(old_key))
-            peer = self._peers[key] = Peer(self._new_decoder())
+            if key is None and self._lane is not None:
+                peer = self._peers[key] = Peer(self._lane.new_decoder(), checked=True)
+            else:
+                peer = self._peers[key] = Peer(self._new_decoder())
         return peer
+
+    # ------------------------------------------------------------ the fast lane
+
+    def _lane_chunk(self, data: bytes, peer: Peer, received: float) -> None:
+        """A chunk through the C lane; the frames it hands back go the Python way.
+
+        Before the replies are written only they are taken from C; the events behind
+        them reach the stream and the log after the write (``_end_chunk``), unless a
+        frame handed back needs the stream up to date first.
+        """
+        lane = self._lane
+        assert lane is not None
+        tx, c = self.tx, lane.c
+        batch = tx.batch
+        assert batch is not None
+        pos = 0
+        fd = self.supervisor.write_fd(None)
+        while True:
+            if self._lane_dirty:
+                self._lane_sync()
+            c.tx_seq = tx.seq
+            started = time.perf_counter()
+            status, used = lane.run(data, pos)
+            done = time.perf_counter()
+            tx.seq = c.tx_seq
+            pos += used
+            n = c.n_fast
+            if n:
+                if c.n_events:
+                    if fd is not None and not batch and status == lane.DONE:
+                        lane.write(fd)  # one write(2) from C; earlier replies go first
+                    written, rest = lane.replies()
+                    if written:
+                        self.counters.add("tx.advisory", written)
+                    batch += rest
+                    self._lane_unread = True
+                self._lane_frames(n, (done - started) * 1e6 / n)
+            if status != lane.SLOW:
+                break
+            if self._lane_unread or self._lane_events:  # the stream must see them first
+                self._lane_catch_up()
+            self._frame(lane.slow_frame(), peer, None, received)
+            self._lane_dirty = True
+        self._lane_peer = peer  # its counters are read once the replies are out
+
+    def _lane_frames(self, n: int, eval_us: float) -> None:
+        """The clock and counters of n frames the lane took."""
+        t = self._lane.c.last_t  # type: ignore[union-attr]
+        self._last_t = self._sample_t = self.engine.stream.t = t
+        self._sample_mono = time.monotonic()
+        counters = self.counters
+        counters.add("frames_ok", n)
+        counters.add("samples", n)
+        if self._lat_batch is not None:
+            self._lat_batch += [eval_us] * n
+
+    def _lane_catch_up(self) -> None:
+        """The stream takes the lane's raises and clears; they are counted and logged."""
+        lane = self._lane
+        assert lane is not None
+        if self._lane_unread:
+            self._lane_events += lane.events()
+            self._lane_unread = False
+        taken, self._lane_events = self._lane_events, []
+        for ev in lane.take_events(taken):
+            self._note_advisory(ev)
+
+    def _lane_sync(self) -> None:
+        lane = self._lane
+        assert lane is not None
+        lane.sync(self._stale, self._last_t, self._t_offset)
+        self._lane_dirty = False
 
     def _decoder_counts(self, peer: Peer) -> None:
         stats = peer.decoder.stats
@@ -227,18 +325,19 @@ class Daemon:
 
     def _frame(self, frame: wire.Frame, peer: Peer, sender: str | None, received: float,
                fold: bool = False, carry: dict[str, float] | None = None) -> None:
-        key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
-        if key == peer.last_frame:
-            self.counters.add("dropped.duplicate")
-            return
-        peer.last_frame = key
-        if peer.last_seq is not None:
-            gap = wire.seq_gap(peer.last_seq, frame.seq)
-            if gap < SEQ_GAP_LIMIT:
-                self.counters.add("frames_missing", gap)
-            else:  # far out of order: the sender restarted its sequence
-                self.counters.add("seq_restarts")
-        peer.last_seq = frame.seq
+        if not peer.checked:  # the lane's decoder has checked these already
+            key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
+            if key == peer.last_frame:
+                self.counters.add("dropped.duplicate")
+                return
+            peer.last_frame = key
+            if peer.last_seq is not None:
+                gap = wire.seq_gap(peer.last_seq, frame.seq)
+                if gap < SEQ_GAP_LIMIT:
+                    self.counters.add("frames_missing", gap)
+                else:  # far out of order: the sender restarted its sequence
+                    self.counters.add("seq_restarts")
+            peer.last_seq = frame.seq
         if frame.msg_type != wire.MsgType.TELEMETRY:
             self.counters.add(f"ignored.{frame.msg_type.name.lower()}")
             return
@@ -271,6 +370,7 @@ class Daemon:
         if last is not None and t < last:
             if last - t > CLOCK_JUMP_S:
                 self._t_offset += last - t
+                self._lane_dirty = True
                 self.log.write(
                     {
                         "event": "clock",
@@ -305,6 +405,7 @@ class Daemon:
             )
             return
         done = time.perf_counter()
+        self._lane_dirty = True
         self._last_t = self._sample_t = t
         self._sample_mono = time.monotonic()
         self._seen.update(values)
@@ -334,12 +435,7 @@ class Daemon:
     def _emit(self, events: Iterable[Event], sender: str | None) -> None:
         for ev in events:
             if ev.rule is not None:
-                if ev.event == "raise":
-                    self._active[ev.rule] = ev
-                else:
-                    self._active.pop(ev.rule, None)
-                self.counters.add(_ADVISORY_KEYS[ev.event])
-                self.log.write(ev.to_json)  # built with the line, after the replies are out
+                self._note_advisory(ev)
                 self._send_advisory(ev, sender)
                 continue
             record = ev.to_json()
@@ -359,6 +455,15 @@ class Daemon:
                 fault = wire.SensorFault(channel, _FAULT_REASONS[reason])
                 self._send(wire.MsgType.SENSOR_FAULT, wire.encode_sensor_fault(fault),
                            frame_us(ev.t), sender)
+
+    def _note_advisory(self, ev: Event) -> None:
+        assert ev.rule is not None
+        if ev.event == "raise":
+            self._active[ev.rule] = ev
+        else:
+            self._active.pop(ev.rule, None)
+        self.counters.add(_ADVISORY_KEYS[ev.event])
+        self.log.write(ev.to_json)  # built with the line, after the replies are out
 
     def _fault_reason(self, ev: Event, name: str | None) -> str | None:
         if ev.event != "fault" or name is None:
@@ -421,10 +526,15 @@ class Daemon:
         """Link lost: every parameter that had a value is invalid until its next sample."""
         if self._last_t is None:
             return
-        names = sorted(n for n in self._seen - self._stale if n in self.engine.bundle.param_index)
+        stream = self.engine.stream
+        seen = self._seen | {p.name for p, when in zip(self.engine.bundle.parameters,
+                                                       stream.last_time, strict=True)
+                             if when > -math.inf}  # the lane's samples are there
+        names = sorted(n for n in seen - self._stale if n in self.engine.bundle.param_index)
         if not names:
             return
         t = self._engine_now()
+        self._lane_dirty = True
         self._stale.update(names)
         events = self.engine.step(t, {name: math.nan for name in names})
         self._last_t = t
@@ -450,6 +560,7 @@ class Daemon:
             self._next_tick = now + self.config.stale_check_s
             if now - self._sample_mono >= self.config.stale_check_s:
                 t = self._engine_now()
+                self._lane_dirty = True
                 self._emit(self.engine.step(t, {}), None)
                 self._last_t = t
         if self.config.heartbeat_s and now >= self._next_heartbeat:
@@ -478,6 +589,9 @@ class Daemon:
             self.reloader.accepted(new)
             self._channels = channel_map(new)
             self.tx.use_channels(self._channels)
+            if self._lane is not None:
+                self._lane.use(new, self._channels)
+            self._lane_dirty = True
             self._stale &= set(new.bundle.param_index)
             record["previous"] = old.bundle.meta.get("bundle_id")
             record["carried"] = adoption.to_json()

@@ -66,6 +66,7 @@ class Peer:
     seen: dict[str, int] = field(default_factory=dict)
     last_frame: tuple[int, int, int, bytes] | None = None
     last_seq: int | None = None
+    checked: bool = False  # the decoder drops duplicates and counts gaps itself (the lane)
 
 
 def channel_map(engine: Engine) -> dict[int, str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import sys
+from array import array
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -115,8 +116,9 @@ class EventStream:
         self._rule_names: dict[int, tuple[tuple[int, str], ...]] = {}  # filled on first use
         self._rule_procedures: dict[int, tuple[str, ...]] = {}
         self.t: float | None = None
-        self.last_value: list[float] = [math.nan] * n
-        self.last_time: list[float] = [-math.inf] * n  # -inf: never seen
+        # arrays of doubles: the daemon's fast lane (runtime/lane.py) shares them with C
+        self.last_value = array("d", [math.nan] * n)
+        self.last_time = array("d", [-math.inf] * n)  # -inf: never seen
         self.raised: dict[int, float] = {}  # rule -> time it was raised
         self.since: dict[int, float] = {}  # rule -> first time its condition held
         self.false_since: dict[int, float] = {}  # raised rule -> first time it stopped holding
@@ -188,6 +190,24 @@ class EventStream:
                 self.false_since.pop(r, None)
                 events.append(self._raise(t, r, x, strict[r]))
         return events
+
+    @property
+    def hold_index(self) -> BoxIndex | None:
+        """The deadband-widened boxes a raised rule holds in (None: no deadband)."""
+        return self._hold_index
+
+    def raise_now(self, t: float, r: int, x: np.ndarray, boxes: list[int]) -> Event:
+        """A raise decided by the daemon's fast lane: the state ``_advance`` leaves
+        (the caller keeps ``t``, the time of the last sample, up to date)."""
+        self.since.setdefault(r, t)
+        self.raised[r] = t
+        self.acked.discard(r)
+        self.false_since.pop(r, None)
+        return self._raise(t, r, x, boxes)
+
+    def clear_now(self, t: float, r: int, x: np.ndarray) -> Event:
+        """A clear decided by the daemon's fast lane."""
+        return self._clear(t, r, x)
 
     def _may_clear(self, r: int, t: float) -> bool:
         """A raised rule whose condition stopped holding: latch, invalid data, off-delay."""
@@ -277,8 +297,8 @@ class EventStream:
 
     def reset(self) -> None:
         self.t = None
-        self.last_value[:] = [math.nan] * self.n_params
-        self.last_time[:] = [-math.inf] * self.n_params
+        self.last_value[:] = array("d", [math.nan] * self.n_params)
+        self.last_time[:] = array("d", [-math.inf] * self.n_params)
         self.raised.clear()
         self.since.clear()
         self.false_since.clear()
