@@ -64,6 +64,7 @@ from rulec.firmware_bridge.sim import (
 
 PROFILE_DIR: Path | None = None  # set by --profile
 FLOOR = False  # set by --floor: bench/floor_daemon.py answers instead of rulec-onboard
+LANE = True  # the daemon's C fast lane (RULEC_FAST_LANE); --lane on,off runs both
 PARAMS = 8  # parameters p0..p7 on channels 0..7; every TELEMETRY frame carries all 8
 GENERATOR = 1  # bump when the synthetic bundle changes (cache key)
 
@@ -245,10 +246,18 @@ def start_daemon(work: Path, bundle: Path, link_args: list[str], cpu: int | None
             os.sched_setaffinity(0, {cpu})
 
     env = dict(os.environ)
+    env["RULEC_FAST_LANE"] = "1" if LANE else "0"
     if PROFILE_DIR is not None:  # --profile: the daemon runs under cProfile
         env["RULEC_BENCH_PROFILE"] = str(PROFILE_DIR / f"daemon-{tag}")
     popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, preexec_fn=pin, env=env)
     return Daemon(popen, log, dump)
+
+
+def label(link: str) -> str:
+    """The link's name in the tables: marked when the floor or the Python path answered."""
+    if FLOOR:
+        return f"{link} (floor)"
+    return link if LANE else f"{link} (no lane)"
 
 
 def free_port(kind: int) -> int:
@@ -350,7 +359,7 @@ def latency_run(work: Path, bundle: Path, n_rules: int, link: str, frames: int, 
     skip = len(e2e) - frames if len(e2e) > frames else 0  # the warm-up frames
     wire_us = wire_bytes * BITS_PER_BYTE / baud * 1e6 if baud else None
     return {
-        "link": f"{link} (floor)" if FLOOR else link, "rules": n_rules, "frames": frames,
+        "link": label(link), "rules": n_rules, "frames": frames,
         "lost": lost,
         "frame_bytes": wire_bytes, "wire_us": wire_us,
         "rtt_us": percentiles(sim.rtt_us),
@@ -403,7 +412,8 @@ def throughput_run(work: Path, bundle: Path, n_rules: int, link: str, frames: in
     totals = summary.get("totals") or {}
     evaluated = int(totals.get("frames_ok") or 0)
     return {
-        "link": link, "rules": n_rules, "workload": "every frame" if every_frame else "quiet",
+        "link": label(link), "rules": n_rules,
+        "workload": "every frame" if every_frame else "quiet",
         "frames": frames + 1, "completed": ok, "evaluated": evaluated,
         "dropped": totals.get("frames_dropped"),
         "elapsed_s": round(elapsed, 3), "frames_per_s": round((frames + 1) / elapsed),
@@ -537,6 +547,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="latency only, with bench/floor_daemon.py in place of the daemon: "
                         "same links and codec, no evaluation (what waking, reading and "
                         "replying cost alone)")
+    parser.add_argument("--lane", default="on",
+                        help="the daemon's C fast lane: on, off, or on,off to run each link "
+                        "both ways one after the other [on]")
     parser.add_argument("--codec", action="store_true",
                         help="only the wire codec table (C through cffi against pure Python)")
     args = parser.parse_args(argv)
@@ -574,8 +587,11 @@ def main(argv: list[str] | None = None) -> int:
     thr: list[dict[str, Any]] = []
     run_log: Callable[[dict[str, Any]], None] = lambda r: print(  # noqa: E731
         json.dumps(r), file=sys.stderr, flush=True)
+    lanes = [{"on": True, "off": False}[s] for s in args.lane.split(",") if s]
+    global LANE
     for n in sizes:
-        for link in links:
+        for link, lane in ((link, lane) for link in links for lane in lanes):
+            LANE = lane
             frames = args.frames
             if link.startswith("pty") and link[3:]:
                 per_frame_s = 104 * BITS_PER_BYTE / int(link[3:]) + 0.001
@@ -585,7 +601,8 @@ def main(argv: list[str] | None = None) -> int:
             r = latency_run(args.work, bundles[n], n, link, frames, gap, daemon_cpu, args.seed)
             run_log(r)
             lat.append(r)
-        for link in tlinks:
+        for link, lane in ((link, lane) for link in tlinks for lane in lanes):
+            LANE = lane
             for every in (False, True):
                 frames = max(1000, int(args.throughput_frames * scale))
                 r = throughput_run(args.work, bundles[n], n, link, frames, every, daemon_cpu,
