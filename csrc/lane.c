@@ -298,7 +298,7 @@ static void commit(rl_lane *lane, int32_t kind, int32_t r, double t)
 
 /*
  * One TELEMETRY frame, all or nothing: 1 when taken (state updated, events and
- * replies written), 0 when the caller must take it (nothing changed), or RL_E_KERNEL.
+ * replies written), 0 when the caller must take it (nothing changed).
  */
 static int32_t take_frame(rl_lane *lane, const rulec_frame *f)
 {
@@ -342,7 +342,7 @@ static int32_t take_frame(rl_lane *lane, const rulec_frame *f)
 
     n = rk_match(R->strict, x, np, lane->match, R->n_boxes);
     if (n < 0)
-        return RL_E_KERNEL;
+        return 0; /* cannot happen with a validated index: the stream will say what is wrong */
     for (k = 0; k < n; k++) {
         int32_t b = lane->match[k], r = R->box_rule[b];
         if (!mark[r]) {
@@ -356,7 +356,7 @@ static int32_t take_frame(rl_lane *lane, const rulec_frame *f)
             nh = rk_match(R->hold, x, np, lane->hold_match, R->n_boxes);
             if (nh < 0) {
                 unmark(lane, nc, 0);
-                return RL_E_KERNEL;
+                return 0;
             }
             for (k = 0; k < nh; k++)
                 mark[R->box_rule[lane->hold_match[k]]] |= M_HOLD;
@@ -435,15 +435,8 @@ int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
             continue;
         }
         note_frame(lane, &f);
-        if (fast && lane->enabled) {
-            int32_t taken = take_frame(lane, &f);
-            if (taken < 0) {
-                *consumed = pos;
-                return taken;
-            }
-            if (taken)
-                continue;
-        }
+        if (fast && lane->enabled && take_frame(lane, &f))
+            continue;
         lane->slow_type = f.msg_type;
         lane->slow_seq = f.seq;
         lane->slow_ts = f.timestamp_us;

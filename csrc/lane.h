@@ -32,7 +32,6 @@
 #define RL_DONE 0  /* every byte taken */
 #define RL_SLOW 1  /* stopped after a frame for the caller: in lane->slow_* */
 #define RL_E_ARG (-1)
-#define RL_E_KERNEL (-2) /* rk_match failed: the index is inconsistent */
 
 /* rl_rules.flags */
 #define RL_RULE_ON_DELAY 1  /* duration: raises once its condition held that long */

@@ -384,3 +384,92 @@ def test_a_reply_written_in_part_leaves_its_tail_then_the_others(bundle: Path,
     assert expected[:took] + b"".join(entry[1] for entry in rest) == expected
     assert written == expected[:took].count(b"\x00")  # frames written whole
     assert written + len(rest) == 60
+
+
+def crowd_bundle(tmp: Path, n: int, long_id: bool = False) -> Path:
+    """n rules p0 > k (k = 0..n-1): one sample can raise all of them at once."""
+    folder = tmp / f"crowd_{n}_{long_id}"
+    folder.mkdir()
+    (folder / "sensors.toml").write_text(
+        '[parameters.p0]\nunit = "bar"\nrange = [0, 1000]\nchannel = 0\n', encoding="utf-8")
+    with open(folder / "rules.jsonl", "w", encoding="utf-8") as f:
+        for k in range(n):
+            rule = {"schema": 1, "id": f"C{k:03d}", "kind": "if_then", "severity": "caution",
+                    "condition": {"param": "p0", "op": ">", "value": k},
+                    "action": f"act {k}", "source": {"file": "rules.jsonl", "line": k + 1,
+                                                     "text": f"rule {k}"}}
+            f.write(json.dumps(rule) + "\n")
+    payload = build_payload(collect_rules([folder]), "crowd")
+    if long_id:  # an ADVISORY for this one cannot fit a frame
+        payload["rules"][0]["id"] = "L" * 1100
+    path = tmp / f"crowd_{n}_{long_id}.bundle"
+    path.write_bytes(encode_bundle(payload))
+    return path
+
+
+def ramp(values: list[float]) -> list[bytes]:
+    return [wire.encode_raw_frame(wire.MsgType.TELEMETRY, i + 1, 1_000_000 + 100_000 * i,
+                                  wire.encode_telemetry({0: v})) for i, v in enumerate(values)]
+
+
+def test_a_sample_with_more_changes_than_one_call_holds_goes_to_python(tmp_path: Path) -> None:
+    bundle = crowd_bundle(tmp_path, 150)
+    fast, _ = compare(bundle, ramp([0.5, 3.5, 200.0, 10.5, 500.0, 0.0, 20.5]))
+    lane = fast.daemon._lane
+    assert lane is not None and 0 < lane.taken < 7
+    assert fast.daemon.counters.total["advisories.raise"] > 300
+
+
+def test_a_rule_whose_advisory_cannot_fit_a_frame_is_left_to_python(tmp_path: Path) -> None:
+    bundle = crowd_bundle(tmp_path, 3, long_id=True)
+    fast, _ = compare(bundle, ramp([0.5, 2.5, 0.0, 1.5, 0.5, 5.0]))
+    assert fast.daemon.counters.total["tx_errors"] > 0  # the long id's frames, in both
+
+
+def test_timestamps_at_the_ends_of_the_clock(bundle: Path) -> None:
+    frames = [wire.encode_raw_frame(wire.MsgType.TELEMETRY, i + 1, ts,
+                                    wire.encode_telemetry({0: v}))
+              for i, (ts, v) in enumerate([(0, 60.0), (0, 12.0), (1, 60.0),
+                                           (2**63 + 5, 12.0), (2**64 - 1, 60.0)])]
+    compare(bundle, frames)
+
+
+def test_bad_tables_and_arguments_are_refused(bundle: Path) -> None:
+    lane = lane_for(bundle)
+    assert lane.rules is not None
+    ffi, lib, r = lane.ffi, lane.lib, lane.rules.rules
+    assert lib.rl_validate(r) == lib.RL_DONE
+    for field, index, bad in [("box_rule", 0, -1), ("box_rule", 0, 10**6), ("id_start", 0, 1),
+                              ("id_start", 1, 0), ("axis_start", 0, 1), ("axis_start", 1, -1),
+                              ("severity", 0, 0), ("severity", 0, 4), ("axes", 0, 99),
+                              ("param_channel", 0, -2), ("channel_param", 0, 99)]:
+        array = ffi.cast(ffi.typeof(getattr(r, field)), getattr(r, field))
+        old = array[index]
+        array[index] = bad
+        try:
+            assert lib.rl_validate(r) == lib.RL_E_ARG, field
+        finally:
+            array[index] = old
+    assert lib.rl_validate(r) == lib.RL_DONE
+    assert lib.rl_validate(ffi.NULL) == lib.RL_E_ARG
+    consumed = ffi.new("int32_t *")
+    assert lib.rl_run(ffi.NULL, ffi.NULL, 0, 1, consumed) == lib.RL_E_ARG
+    assert lib.rl_run(lane.c, ffi.NULL, 5, 1, consumed) == lib.RL_E_ARG
+    assert lib.rl_run(lane.c, ffi.NULL, -1, 1, consumed) == lib.RL_E_ARG
+    assert lib.rl_run(lane.c, ffi.NULL, 0, 1, ffi.NULL) == lib.RL_E_ARG
+    assert lib.rl_write(ffi.NULL, 1) == lib.RL_E_ARG
+
+
+@pytest.mark.parametrize("which", ["strict", "hold"])
+def test_a_frame_the_kernel_cannot_answer_is_handed_back(bundle: Path, tmp_path: Path,
+                                                        which: str) -> None:
+    lane = lane_for(bundle)
+    frame = ramp([60.0])[0]  # raises HI: with it raised, the deadband index is read too
+    assert lane.run(frame, 0) == (lane.DONE, len(frame)) and lane.c.n_fast == 1
+    other = Engine(load_bundle(crowd_bundle(tmp_path, 3)))  # one parameter, not five
+    assert lane.rules is not None
+    setattr(lane.rules.rules, which, other.native_index())  # noqa: B010
+    again = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 2, 2_000_000,
+                                  wire.encode_telemetry({0: 12.0}))
+    assert lane.run(again, 0) == (lane.SLOW, len(again)) and lane.c.n_fast == 0
+    assert lane.slow_frame().seq == 2
