@@ -35,7 +35,7 @@ from rulec.firmware_bridge.links import (
 )
 from rulec.runtime.engine import Engine, Event
 from rulec.runtime.errors import RulecError
-from rulec.runtime.lane import Lane, LaneEvent
+from rulec.runtime.lane import Lane
 from rulec.runtime.onboard_config import OnboardConfig
 from rulec.runtime.onboard_input import (
     DECODER_COUNTS,
@@ -111,9 +111,8 @@ class Daemon:
                       if fast_lane and self._cobs and self.binary
                       and not isinstance(self.link, UdpListenLink) else None)
         self._lane_dirty = True  # the stream or the clock moved in Python: sync first
-        self._lane_events: list[LaneEvent] = []  # taken in C, not yet in the stream
         self._lane_peer: Peer | None = None
-        self._lane_unread = False  # the last lane call's events are still in its buffers
+        self._lane_unread = False  # the last lane call's events are not in the stream yet
         self._peers: dict[str | None, Peer] = {}
         self._active: dict[str, Event] = {}
         self._stale: set[str] = set()  # parameters invalidated by a link loss
@@ -188,7 +187,7 @@ class Daemon:
             e2e_us = (time.perf_counter() - received) * 1e6
             for eval_us in evals:
                 self.counters.latency(eval_us, e2e_us)
-        if self._lane_unread or self._lane_events:
+        if self._lane_unread:
             self._lane_catch_up()
         peer, self._lane_peer = self._lane_peer, None
         if peer is not None:
@@ -270,18 +269,17 @@ class Daemon:
                         self.counters.add("tx.advisory", written)
                     batch += rest
                     self._lane_unread = True
-                self._lane_frames(n, (done - started) * 1e6 / n)
+                self._lane_frames(c.last_t, n, (done - started) * 1e6 / n)
             if status != lane.SLOW:
                 break
-            if self._lane_unread or self._lane_events:  # the stream must see them first
+            if self._lane_unread:  # the stream must see them before this frame
                 self._lane_catch_up()
             self._frame(lane.slow_frame(), peer, None, received)
             self._lane_dirty = True
         self._lane_peer = peer  # its counters are read once the replies are out
 
-    def _lane_frames(self, n: int, eval_us: float) -> None:
-        """The clock and counters of n frames the lane took."""
-        t = self._lane.c.last_t  # type: ignore[union-attr]
+    def _lane_frames(self, t: float, n: int, eval_us: float) -> None:
+        """The clock and counters of n frames the lane took, the last at engine time t."""
         self._last_t = self._sample_t = self.engine.stream.t = t
         self._sample_mono = time.monotonic()
         counters = self.counters
@@ -294,11 +292,8 @@ class Daemon:
         """The stream takes the lane's raises and clears; they are counted and logged."""
         lane = self._lane
         assert lane is not None
-        if self._lane_unread:
-            self._lane_events += lane.events()
-            self._lane_unread = False
-        taken, self._lane_events = self._lane_events, []
-        for ev in lane.take_events(taken):
+        self._lane_unread = False
+        for ev in lane.take_events(lane.events()):
             self._note_advisory(ev)
 
     def _lane_sync(self) -> None:
