@@ -65,6 +65,8 @@ from rulec.firmware_bridge.sim import (
 PROFILE_DIR: Path | None = None  # set by --profile
 FLOOR = False  # set by --floor: bench/floor_daemon.py answers instead of rulec-onboard
 LANE = True  # the daemon's C fast lane (RULEC_FAST_LANE); --lane on,off runs both
+SIM_POLL_S = 0.0  # --sim-poll-s: the simulator polls for a reply this long before sleeping
+BUSY_POLL_S = 0.0  # --busy-poll-s: the daemon's own option
 PARAMS = 8  # parameters p0..p7 on channels 0..7; every TELEMETRY frame carries all 8
 GENERATOR = 1  # bump when the synthetic bundle changes (cache key)
 
@@ -239,7 +241,7 @@ def start_daemon(work: Path, bundle: Path, link_args: list[str], cpu: int | None
              else [str(Path(__file__).resolve()), "--daemon-child", str(dump)])
     argv = [sys.executable, *child, "--",
             "--bundle", str(bundle), *link_args, "--log", str(log), "--summary-s", "0",
-            "--heartbeat-s", "0", "--reload-poll-s", "0"]
+            "--heartbeat-s", "0", "--reload-poll-s", "0", "--busy-poll-s", str(BUSY_POLL_S)]
 
     def pin() -> None:
         if cpu is not None:
@@ -327,7 +329,7 @@ def latency_run(work: Path, bundle: Path, n_rules: int, link: str, frames: int, 
                 cpu: int | None, seed: int) -> dict[str, Any]:
     states = States(n_rules, seed)
     daemon, transport, baud = connect(link, work, bundle, cpu)
-    sim = Simulator(transport, baud=baud)
+    sim = Simulator(transport, baud=baud, reply_poll_s=SIM_POLL_S)
     lost = 0
     wire_bytes = 0
     try:
@@ -550,6 +552,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lane", default="on",
                         help="the daemon's C fast lane: on, off, or on,off to run each link "
                         "both ways one after the other [on]")
+    parser.add_argument("--sim-poll-s", type=float, default=0.0,
+                        help="latency runs: the simulator polls for each reply this long "
+                        "before sleeping, as a firmware that does not sleep on this "
+                        "machine's CPUs would [0]")
+    parser.add_argument("--busy-poll-s", type=float, default=0.0,
+                        help="the daemon's --busy-poll-s (keep polling the link this long "
+                        "before sleeping) [0]")
     parser.add_argument("--codec", action="store_true",
                         help="only the wire codec table (C through cffi against pure Python)")
     args = parser.parse_args(argv)
@@ -588,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     run_log: Callable[[dict[str, Any]], None] = lambda r: print(  # noqa: E731
         json.dumps(r), file=sys.stderr, flush=True)
     lanes = [{"on": True, "off": False}[s] for s in args.lane.split(",") if s]
+    global SIM_POLL_S, BUSY_POLL_S
+    SIM_POLL_S, BUSY_POLL_S = args.sim_poll_s, args.busy_poll_s
     global LANE
     for n in sizes:
         for link, lane in ((link, lane) for link in links for lane in lanes):

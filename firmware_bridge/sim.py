@@ -108,6 +108,7 @@ class Simulator:
         on_reply: Callable[[Reply], None] | None = None,
         split_gap_s: float = 0.0002,
         on_link: Callable[[float, str], None] | None = None,
+        reply_poll_s: float = 0.0,
     ) -> None:
         if baud is not None and baud <= 0:
             raise SimError(f"baud rate must be positive, not {baud}")
@@ -118,6 +119,10 @@ class Simulator:
         self.on_reply = on_reply
         self.on_link = on_link
         self.split_gap_s = split_gap_s
+        # wait_for polls for replies this long before sleeping: a firmware does not
+        # sleep on the daemon's machine, so waking this process should not be charged
+        # to the daemon's write (bench/bench_e2e.py --sim-poll-s)
+        self.reply_poll_s = reply_poll_s
         self.decoder = wire.FrameDecoder()
         self.received: Counter[str] = Counter()
         self.payload_errors = 0
@@ -194,12 +199,14 @@ class Simulator:
 
     def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
         """Serve replies until ``done()`` or ``timeout`` seconds; whether it got done."""
-        deadline = _monotonic() + timeout
+        start = _monotonic()
+        deadline, poll_until = start + timeout, start + self.reply_poll_s
         while not done():
-            left = deadline - _monotonic()
+            now = _monotonic()
+            left = deadline - now
             if left <= 0:
                 return False
-            self.service(min(left, 0.05))
+            self.service(0.0 if now < poll_until else min(left, 0.05))
         return True
 
     def drain(self, seconds: float) -> None:

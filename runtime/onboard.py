@@ -149,7 +149,7 @@ class Daemon:
                 if stop is not None and stop.is_set():
                     self._stop_reason = "stop event"
                     break
-                chunks = self.supervisor.read(self.config.read_timeout_s)
+                chunks = self._read()
                 self._link_events()
                 for chunk in chunks:
                     self._on_chunk(chunk, time.perf_counter())
@@ -160,6 +160,19 @@ class Daemon:
         return EXIT_OK
 
     # ------------------------------------------------------------ input
+
+    def _read(self) -> list[Chunk]:
+        """What the link has; with ``busy_poll_s``, first polled without sleeping for
+        that long, so that the core never idles between frames (docs/onboard.md)."""
+        spin = self.config.busy_poll_s
+        if spin:
+            read, clock = self.supervisor.read, time.perf_counter
+            deadline = clock() + spin
+            while self._stop_reason is None:
+                chunks = read(0.0)
+                if chunks or clock() >= deadline:
+                    return chunks
+        return self.supervisor.read(self.config.read_timeout_s)
 
     def _known(self, name: str) -> bool:
         return self.engine.knows(name)

@@ -172,6 +172,16 @@ OPTIONS: tuple[Option, ...] = (
         "link",
     ),
     Option(
+        "busy_poll_s",
+        float,
+        0.0,
+        "after each read, keep polling the link for S seconds before sleeping: a core "
+        "that never idles answers sooner and more steadily, for a core of its own (0: "
+        "sleep at once; at most read_timeout_s)",
+        "S",
+        "link",
+    ),
+    Option(
         "stale_check_s",
         float,
         0.5,
@@ -238,6 +248,7 @@ class OnboardConfig:
     reconnect_min_s: float = 0.1
     reconnect_max_s: float = 5.0
     read_timeout_s: float = 0.05
+    busy_poll_s: float = 0.0
     stale_check_s: float = 0.5
     takeover_s: float = 5.0
     write_timeout_s: float = 0.5
@@ -367,7 +378,7 @@ def check_config(c: OnboardConfig, need_input: bool = True) -> None:
     _positive(c, "max_buffer_bytes", c.max_buffer_bytes, 256, 16 * 1024 * 1024)
     if c.max_frames_per_read:
         _positive(c, "max_frames_per_read", c.max_frames_per_read, 1, 1 << 20)
-    for key in ("heartbeat_s", "summary_s", "reload_poll_s"):
+    for key in ("heartbeat_s", "summary_s", "reload_poll_s", "busy_poll_s"):
         _seconds(key, getattr(c, key), allow_zero=True)
     for key in (
         "reconnect_min_s",
@@ -382,6 +393,9 @@ def check_config(c: OnboardConfig, need_input: bool = True) -> None:
         raise ConfigError("--reconnect-max-s must not be below --reconnect-min-s")
     if c.read_timeout_s > 1.0:
         raise ConfigError("--read-timeout-s must be at most 1 s (it bounds signal handling)")
+    if c.busy_poll_s > c.read_timeout_s:
+        raise ConfigError("--busy-poll-s must not exceed --read-timeout-s (housekeeping "
+                          "waits for it)")
 
 
 def _check_format(c: OnboardConfig) -> None:

@@ -371,6 +371,23 @@ def test_tcp_link_loss_marks_inputs_stale_then_reconnects(
     assert states[:4] == ["listening", "up", "down", "up"]
 
 
+def test_busy_polling_answers_like_sleeping_and_stops_on_request(
+    bundle_path: Path, ids: dict[str, str]
+) -> None:
+    with running(bundle_path, tcp_listen="127.0.0.1:0", busy_poll_s=0.02) as (daemon, sink):
+        sock, fw = tcp_firmware(daemon, sink)
+        fw.wait(of_type(wire.MsgType.BUNDLE_INFO))
+        for temperature in (620.0, 500.0, 620.0):
+            fw.send({TEMP: temperature, PRESSURE: 200.0})
+            time.sleep(0.05)
+        fw.wait(lambda f: len([a for a in fw.advisories() if a.rule_id == ids["coolant"]]) == 3)
+        assert [a.event for a in fw.advisories()] == ["raise", "clear", "raise"]
+        sock.close()
+    with pytest.raises(ConfigError, match="busy-poll-s must not exceed"):
+        build_config({}, {"bundle": str(bundle_path), "tcp_listen": "7700",
+                          "busy_poll_s": 0.2, "read_timeout_s": 0.1})
+
+
 def test_udp_advisories_go_back_to_the_sender(bundle_path: Path, ids: dict[str, str]) -> None:
     with running(bundle_path, udp_listen="127.0.0.1:0") as (daemon, sink):
         sink.wait_for(is_("link", state="listening"))
