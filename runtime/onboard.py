@@ -222,11 +222,13 @@ class Daemon:
         if self._cobs and chunk.peer is not None and not chunk.data.endswith(b"\x00"):
             frames += peer.decoder.feed(b"\x00")  # a datagram ends its last frame
         self._decoder_counts(peer)
+        if not peer.checked:  # duplicates never count towards the overload bound
+            frames = [frame for frame in frames if self._admit(frame, peer)]
         # overload: only the newest are evaluated
         carry: dict[str, float] | None = {} if limit and len(frames) > limit else None
         for i, frame in enumerate(frames):
             fold = carry is not None and i < len(frames) - limit
-            self._frame(frame, peer, chunk.peer, received, fold, carry)
+            self._evaluate_frame(frame, chunk.peer, received, fold, carry)
 
     def _text_samples(self, samples: list[tuple[float, dict[str, float]]], received: float) -> None:
         for t, values in samples:
@@ -331,21 +333,30 @@ class Daemon:
                 peer.seen[name] = now
                 self.counters.add(key, delta)
 
-    def _frame(self, frame: wire.Frame, peer: Peer, sender: str | None, received: float,
-               fold: bool = False, carry: dict[str, float] | None = None) -> None:
-        if not peer.checked:  # the lane's decoder has checked these already
-            key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
-            if key == peer.last_frame:
-                self.counters.add("dropped.duplicate")
-                return
-            peer.last_frame = key
-            if peer.last_seq is not None:
-                gap = wire.seq_gap(peer.last_seq, frame.seq)
-                if gap < SEQ_GAP_LIMIT:
-                    self.counters.add("frames_missing", gap)
-                else:  # far out of order: the sender restarted its sequence
-                    self.counters.add("seq_restarts")
-            peer.last_seq = frame.seq
+    def _frame(self, frame: wire.Frame, peer: Peer, sender: str | None, received: float) -> None:
+        """One frame from a peer: sequence checks (unless its decoder made them), then
+        evaluation."""
+        if peer.checked or self._admit(frame, peer):
+            self._evaluate_frame(frame, sender, received)
+
+    def _admit(self, frame: wire.Frame, peer: Peer) -> bool:
+        """Drop an exact duplicate of the peer's last frame; count sequence gaps."""
+        key = (int(frame.msg_type), frame.seq, frame.timestamp_us, frame.payload)
+        if key == peer.last_frame:
+            self.counters.add("dropped.duplicate")
+            return False
+        peer.last_frame = key
+        if peer.last_seq is not None:
+            gap = wire.seq_gap(peer.last_seq, frame.seq)
+            if gap < SEQ_GAP_LIMIT:
+                self.counters.add("frames_missing", gap)
+            else:  # far out of order: the sender restarted its sequence
+                self.counters.add("seq_restarts")
+        peer.last_seq = frame.seq
+        return True
+
+    def _evaluate_frame(self, frame: wire.Frame, sender: str | None, received: float,
+                        fold: bool = False, carry: dict[str, float] | None = None) -> None:
         if frame.msg_type != wire.MsgType.TELEMETRY:
             self.counters.add(f"ignored.{frame.msg_type.name.lower()}")
             return

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import socket
 import struct
@@ -155,6 +156,9 @@ def stream(seed: int, n_frames: int) -> bytes:
         if rng.random() < 0.04:
             payload = wire.encode_heartbeat(wire.Heartbeat(1, 2, 3, 4))
             frame = wire.encode_raw_frame(wire.MsgType.HEARTBEAT, seq, t_us, payload)
+        elif rng.random() < 0.02:  # intact frame, payload that is not TELEMETRY's layout
+            payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 15)))
+            frame = wire.encode_raw_frame(wire.MsgType.TELEMETRY, seq, t_us, payload)
         else:
             for ch in rng.sample(range(4), rng.randint(1, 4)):
                 current[ch] = value(rng)
@@ -434,7 +438,7 @@ def test_timestamps_at_the_ends_of_the_clock(bundle: Path) -> None:
     compare(bundle, frames)
 
 
-def test_bad_tables_and_arguments_are_refused(bundle: Path) -> None:
+def test_bad_tables_and_arguments_are_refused(bundle: Path, tmp_path: Path) -> None:
     lane = lane_for(bundle)
     assert lane.rules is not None
     ffi, lib, r = lane.ffi, lane.lib, lane.rules.rules
@@ -452,11 +456,33 @@ def test_bad_tables_and_arguments_are_refused(bundle: Path) -> None:
             array[index] = old
     assert lib.rl_validate(r) == lib.RL_DONE
     assert lib.rl_validate(ffi.NULL) == lib.RL_E_ARG
+    other = Engine(load_bundle(crowd_bundle(tmp_path, 3)))  # one parameter, not five
+    for field, bad in [("strict", ffi.NULL), ("n_params", -1), ("n_boxes", -1),
+                       ("n_rules", -1), ("n_channels", -1),
+                       ("strict", other.native_index()), ("hold", other.native_index()),
+                       ("n_boxes", 0)]:
+        old = getattr(r, field)
+        setattr(r, field, bad)
+        try:
+            assert lib.rl_validate(r) == lib.RL_E_ARG, field
+        finally:
+            setattr(r, field, old)
+    broken = ffi.new("rk_index *", r.strict[0])  # a copy of the index, one bucket off
+    broken.n_buckets = r.strict.n_buckets + 1
+    r.strict, old_strict = broken, r.strict
+    try:
+        assert lib.rl_validate(r) == lib.RL_E_ARG
+    finally:
+        r.strict = old_strict
+    assert lib.rl_validate(r) == lib.RL_DONE
     consumed = ffi.new("int32_t *")
     assert lib.rl_run(ffi.NULL, ffi.NULL, 0, 1, consumed) == lib.RL_E_ARG
     assert lib.rl_run(lane.c, ffi.NULL, 5, 1, consumed) == lib.RL_E_ARG
     assert lib.rl_run(lane.c, ffi.NULL, -1, 1, consumed) == lib.RL_E_ARG
     assert lib.rl_run(lane.c, ffi.NULL, 0, 1, ffi.NULL) == lib.RL_E_ARG
+    rules, lane.c.rules = lane.c.rules, ffi.NULL
+    assert lib.rl_run(lane.c, ffi.NULL, 0, 1, consumed) == lib.RL_E_ARG
+    lane.c.rules = rules
     assert lib.rl_write(ffi.NULL, 1) == lib.RL_E_ARG
 
 
@@ -473,3 +499,31 @@ def test_a_frame_the_kernel_cannot_answer_is_handed_back(bundle: Path, tmp_path:
                                   wire.encode_telemetry({0: 12.0}))
     assert lane.run(again, 0) == (lane.SLOW, len(again)) and lane.c.n_fast == 0
     assert lane.slow_frame().seq == 2
+
+
+def test_writing_nothing_or_to_a_closed_descriptor_takes_nothing(bundle: Path) -> None:
+    lane = lane_for(bundle)
+    quiet = ramp([12.0])[0]
+    assert lane.run(quiet, 0) == (lane.DONE, len(quiet)) and lane.c.out_len == 0
+    near, far = socket.socketpair()
+    with near, far:
+        assert lane.write(near.fileno()) == 0  # no replies: no write at all
+        loud = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 2, 1_100_000,
+                                     wire.encode_telemetry({0: 60.0}))
+        assert lane.run(loud, 0) == (lane.DONE, len(loud)) and lane.c.out_len > 0
+        assert lane.write(-1) == 0
+        fd = os.dup(near.fileno())
+        os.close(fd)
+        assert lane.write(fd) == 0  # EBADF: the link's own write reports it
+        assert lane.replies()[0] == 0
+
+
+def test_a_frame_whose_replies_would_not_fit_the_output_is_handed_back(bundle: Path) -> None:
+    lane = lane_for(bundle)
+    lane.c.out_cap = 100  # room for no whole frame of the largest size
+    loud = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 1, 1_000_000,
+                                 wire.encode_telemetry({0: 60.0}))
+    assert lane.run(loud, 0) == (lane.SLOW, len(loud)) and lane.c.n_fast == 0
+    quiet = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 2, 1_100_000,
+                                  wire.encode_telemetry({0: 12.0}))
+    assert lane.run(quiet, 0) == (lane.DONE, len(quiet)) and lane.c.n_fast == 1
