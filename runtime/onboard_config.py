@@ -221,7 +221,8 @@ OPTIONS: tuple[Option, ...] = (
         0,
         "overload bound: evaluate at most N frames of one read one by one; older frames "
         "of that read fold into the next evaluated one (latest value per channel) and "
-        "count as dropped `overload` (0: evaluate every frame)",
+        "count as dropped `overload`; exact duplicates are dropped first and do not count "
+        "(0: evaluate every frame)",
         "N",
         "link",
     ),
