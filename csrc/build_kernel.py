@@ -252,7 +252,6 @@ ffi.cdef(
         int32_t *tracked;
         int32_t n_tracked;
         uint8_t *fault;
-        int32_t enabled;
         int32_t has_last_t;
         double last_t;
         double t_offset;

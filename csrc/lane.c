@@ -435,7 +435,7 @@ int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
             continue;
         }
         note_frame(lane, &f);
-        if (fast && lane->enabled && take_frame(lane, &f))
+        if (fast && take_frame(lane, &f))
             continue;
         lane->slow_type = f.msg_type;
         lane->slow_seq = f.seq;

@@ -108,7 +108,6 @@ typedef struct {
     int32_t *tracked;    /* [n_rules] the rules raised or timing, in any order */
     int32_t n_tracked;
     uint8_t *fault;      /* [n_params] RL_FAULT_* */
-    int32_t enabled;     /* 0: every TELEMETRY frame goes to the caller */
     int32_t has_last_t;
     double last_t;   /* engine time of the last sample */
     double t_offset; /* added to frame timestamps (seconds) */
@@ -155,7 +154,7 @@ int32_t rl_validate(const rl_rules *rules);
 
 /*
  * Take bytes from the link.  Frames go through the decoder, then the duplicate and
- * sequence checks; fast ones (with fast != 0 and lane->enabled) are evaluated here,
+ * sequence checks; with fast != 0 the frames this file can take are evaluated here,
  * the first other one is copied to slow_* and the call returns RL_SLOW with
  * *consumed bytes taken: call again with the rest once it is handled.  A fast frame
  * whose events would not fit the output space is handed back the same way.

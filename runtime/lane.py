@@ -275,7 +275,6 @@ class Lane:
         self._event_x = memoryview(self._state["event_x"].data).cast("B")
         c.rules = rules.rules
         c.n_tracked = 0
-        c.enabled = 0
         self.rules = rules  # the old tables go only once nothing points at them
         self.stream = stream
         self.n_params = n_params
@@ -289,8 +288,7 @@ class Lane:
         c.duplicates = c.missing = c.restarts = 0
         return LaneDecoder(self)
 
-    def sync(self, link_stale: set[str], last_t: float | None, t_offset: float,
-             enabled: bool = True) -> None:
+    def sync(self, link_stale: set[str], last_t: float | None, t_offset: float) -> None:
         """Take the stream's state as it stands (after Python stepped it) and the daemon's
         clock; ``link_stale`` are the parameters a link loss invalidated."""
         stream, c, lib, st = self.stream, self.c, self.lib, self._state
@@ -320,7 +318,6 @@ class Lane:
         for name in link_stale:
             if name in index:
                 fault[index[name]] |= lib.RL_FAULT_LINK
-        c.enabled = int(enabled)
         c.has_last_t = int(last_t is not None)
         c.last_t = last_t if last_t is not None else 0.0
         c.t_offset = t_offset

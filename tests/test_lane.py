@@ -63,7 +63,7 @@ channel = 2
 [parameters.p3]
 unit = "bar"
 range = [-10, 100]
-channel = 3
+channel = 5
 
 [parameters.p4]
 unit = "bar"
@@ -83,12 +83,16 @@ RULES: list[tuple[str, dict[str, Any], float | None, dict[str, Any]]] = [
     ("NOCH", {"all": [{"param": "p4", "op": ">", "value": 1},
                       {"param": "p0", "op": ">", "value": 10}]}, None, {}),
     ("EQ", {"param": "p0", "op": "==", "value": 25}, None, {}),
+    ("ANY", {"any": [{"param": "p0", "op": ">", "value": 30},
+                     {"param": "p1", "op": ">", "value": 30}]}, None, {}),
+    ("DELAYI", {"param": "p2", "op": ">=", "value": 50}, 1.0, {}),
     *((f"G{k:02d}", {"all": [{"param": f"p{k % 4}", "op": "between", "value": [k, k + 7]},
                              {"param": f"p{(k + 1) % 4}", "op": "<=", "value": 3 * k}]},
        None, {}) for k in range(40)),
 ]
 
 # values that sit on, next to and away from the thresholds above
+CHANNELS = (0, 1, 2, 5)  # p0..p3; channel 3 and 4 belong to no parameter
 EDGES = [0.0, 5.0, 10.0, 20.0, 25.0, 30.0, 40.0, 50.0, 70.0, 80.0, 90.0, 100.0, -10.0]
 SPECIAL = [math.nan, math.inf, -math.inf, 150.0, -20.0]
 
@@ -105,7 +109,7 @@ def lane_bundle(tmp: Path) -> Path:
                 "condition": cond, "action": f"act on {rule_id}",
                 "source": {"file": "rules.jsonl", "line": line, "text": f"rule {rule_id}"}}
             if duration is not None:
-                rule["duration"] = {"seconds": duration, "inclusive": False}
+                rule["duration"] = {"seconds": duration, "inclusive": rule_id.endswith("I")}
             f.write(json.dumps(rule) + "\n")
     result = collect_rules([folder])
     assert not result.errors and len(result.rules) == len(RULES)
@@ -139,12 +143,23 @@ def stream(seed: int, n_frames: int) -> bytes:
     out = bytearray()
     seq, t_us = 1, 1_000_000
     last = b""
-    current = {ch: 10.0 for ch in range(4)}
+    current = {ch: 10.0 for ch in CHANNELS}
     for _ in range(n_frames):
         roll = rng.random()
         if roll < 0.03 and last:
             out += last  # duplicate
             continue
+        if roll < 0.04 and last:  # the last frame's sequence number, something else changed
+            twin = wire.FrameDecoder().feed(last)
+            if twin:
+                f = twin[0]
+                change = rng.randrange(3)
+                ts = f.timestamp_us + (1 if change == 0 else 0)
+                payload = f.payload + (b"\x00" if change == 1 else b"")
+                if change == 2 and f.payload:
+                    payload = bytes([f.payload[0] ^ 1]) + f.payload[1:]
+                out += wire.encode_raw_frame(f.msg_type, f.seq, ts, payload)
+                continue
         if roll < 0.05:
             out += bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30)))  # noise
             continue
@@ -160,11 +175,11 @@ def stream(seed: int, n_frames: int) -> bytes:
             payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 15)))
             frame = wire.encode_raw_frame(wire.MsgType.TELEMETRY, seq, t_us, payload)
         else:
-            for ch in rng.sample(range(4), rng.randint(1, 4)):
+            for ch in rng.sample(CHANNELS, rng.randint(1, 4)):
                 current[ch] = value(rng)
             sent = {ch: v for ch, v in current.items() if rng.random() < 0.8} or current
             if rng.random() < 0.03:
-                sent = {**sent, 9: 1.0}  # a channel no parameter has
+                sent = {**sent, rng.choice([4, 9]): 1.0}  # a channel no parameter has
             frame = wire.encode_raw_frame(wire.MsgType.TELEMETRY, seq, t_us,
                                           wire.encode_telemetry(sent))
         if rng.random() < 0.02:
@@ -286,7 +301,7 @@ def test_a_quiet_healthy_stream_never_leaves_the_lane(bundle: Path) -> None:
     rng = random.Random(7)
     frames = []
     for i in range(300):
-        values = {ch: rng.choice([12.0, 33.0, 45.0, 55.0, 60.0]) for ch in range(4)}
+        values = {ch: rng.choice([12.0, 33.0, 45.0, 55.0, 60.0]) for ch in CHANNELS}
         payload = wire.encode_telemetry(values)
         frames.append(wire.encode_raw_frame(wire.MsgType.TELEMETRY, i + 1,
                                             1_000_000 + 100_000 * i, payload))
@@ -334,10 +349,10 @@ def lane_for(bundle: Path) -> Lane:
 
 
 def flapping(n: int) -> bytes:
-    """n frames that raise and clear HI in turn: one ADVISORY each."""
+    """n frames that raise and clear EQ in turn: one ADVISORY each."""
     return b"".join(
         wire.encode_raw_frame(wire.MsgType.TELEMETRY, i + 1, 1_000_000 + 1000 * i,
-                              wire.encode_telemetry({0: 60.0 if i % 2 == 0 else 12.0}))
+                              wire.encode_telemetry({0: 25.0 if i % 2 == 0 else 12.0}))
         for i in range(n))
 
 
@@ -446,7 +461,9 @@ def test_bad_tables_and_arguments_are_refused(bundle: Path, tmp_path: Path) -> N
     for field, index, bad in [("box_rule", 0, -1), ("box_rule", 0, 10**6), ("id_start", 0, 1),
                               ("id_start", 1, 0), ("axis_start", 0, 1), ("axis_start", 1, -1),
                               ("severity", 0, 0), ("severity", 0, 4), ("axes", 0, 99),
-                              ("param_channel", 0, -2), ("channel_param", 0, 99)]:
+                              ("axes", 0, -1), ("param_channel", 0, -2),
+                              ("param_channel", 0, 70000), ("channel_param", 0, 99),
+                              ("channel_param", 0, -2)]:
         array = ffi.cast(ffi.typeof(getattr(r, field)), getattr(r, field))
         old = array[index]
         array[index] = bad
@@ -527,3 +544,69 @@ def test_a_frame_whose_replies_would_not_fit_the_output_is_handed_back(bundle: P
     quiet = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 2, 1_100_000,
                                   wire.encode_telemetry({0: 12.0}))
     assert lane.run(quiet, 0) == (lane.DONE, len(quiet)) and lane.c.n_fast == 1
+
+
+def injected(bundle: Path, setup: Any, values: dict[int, float], t: float
+             ) -> tuple[list[tuple[str, str, dict[str, float | None]]], list[wire.Advisory]]:
+    """One frame through a lane whose stream ``setup`` put in a state the daemon reaches
+    only by a reload or an acknowledgement; the same frame through the Python stream."""
+    lane = lane_for(bundle)
+    reference = Engine(load_bundle(bundle))
+    for engine in (lane.stream._engine, reference):
+        setup(engine)
+    lane.sync(set(), None, 0.0)
+    frame = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 1, int(t * 1e6),
+                                  wire.encode_telemetry(values))
+    assert lane.run(frame, 0) == (lane.DONE, len(frame)) and lane.c.n_fast == 1
+    _, replies = lane.replies()
+    got = [(e.event, e.rule or "", e.values) for e in lane.take_events(lane.events())]
+    names = {ch: p.name for p in reference.bundle.parameters
+             if (ch := p.channel) is not None}
+    want = [(e.event, e.rule or "", e.values)
+            for e in reference.step(t, {names[ch]: v for ch, v in values.items()})]
+    assert got == want
+    return got, [wire.decode_advisory(f.payload) for _, data, _ in replies
+                 for f in wire.FrameDecoder().feed(data)]
+
+
+def _index(engine: Engine, rule_id: str) -> int:
+    return engine.bundle.rule_index[rule_id]
+
+
+def test_an_acknowledged_latch_clears_in_the_lane(bundle: Path) -> None:
+    def setup(engine: Engine) -> None:
+        engine.step(1.0, {"p3": 85.0})
+        engine.acknowledge("LATCH")
+    got, sent = injected(bundle, setup, {5: 20.0}, 2.0)
+    assert ("clear", "LATCH", {"p3": 20.0}) in got
+    assert [a.rule_id for a in sent] == ["LATCH"]
+
+
+def test_an_off_delay_rule_reading_an_invalid_value_clears_at_once(bundle: Path) -> None:
+    def setup(engine: Engine) -> None:
+        engine.step(1.0, {"p0": 2.0})  # OFF raised
+        stream = engine.stream
+        i = engine.bundle.param_index["p0"]
+        stream.last_value[i] = math.nan  # then p0 invalid, as a reload might carry it
+        stream.faults = {"p0": "not a number"}
+    got, _ = injected(bundle, setup, {1: 12.0}, 2.0)
+    assert ("clear", "OFF", {"p0": None}) in got
+
+
+def test_a_value_without_a_channel_or_a_value_is_left_out_of_the_frame(bundle: Path) -> None:
+    def setup(engine: Engine) -> None:
+        i = engine.bundle.param_index["p4"]
+        engine.stream.last_value[i] = 5.0  # carried over from a bundle where p4 had one
+        engine.stream.last_time[i] = 1.0
+    got, sent = injected(bundle, setup, {0: 60.0}, 1.5)
+    assert ("raise", "NOCH", {"p0": 60.0, "p4": 5.0}) in got
+    assert [a.values for a in sent if a.rule_id == "NOCH"] == [{0: 60.0}]
+
+    def raised_then_unseen(engine: Engine) -> None:
+        engine.step(1.0, {"p0": 60.0})
+        i = engine.bundle.param_index["p0"]
+        engine.stream.last_value[i] = math.nan
+        engine.stream.last_time[i] = -math.inf  # never seen: no fault, no value
+    got, sent = injected(bundle, raised_then_unseen, {1: 12.0}, 2.0)
+    assert ("clear", "HI", {"p0": None}) in got
+    assert [a.values for a in sent if a.rule_id == "HI"] == [{}]
