@@ -54,10 +54,7 @@ static int cmp_value(const void *a, const void *b)
 /* The frame timestamp of an engine time: Python's frame_us (round half to even). */
 static uint64_t frame_us(double t)
 {
-    double v;
-    if (!isfinite(t))
-        return 0;
-    v = nearbyint(t * 1e6);
+    double v = isfinite(t) ? nearbyint(t * 1e6) : 0.0; /* t is finite in the lane */
     if (!(v > 0.0))
         return 0;
     if (v >= 9223372036854775808.0)
@@ -135,34 +132,38 @@ static int32_t write_advisory(rl_lane *lane, int32_t kind, int32_t r, double t)
     uint8_t payload[RULEC_MAX_PAYLOAD];
     rulec_advisory adv;
     size_t count = 0;
-    int32_t k, n;
+    int32_t k, n = RULEC_E_SPACE;
     for (k = R->axis_start[r]; k < R->axis_start[r + 1]; k++) {
         int32_t a = R->axes[k], ch = R->param_channel[a];
         if (ch < 0 || isnan(lane->x[a]))
             continue;
-        if (count == RULEC_MAX_CHANNELS)
-            return RULEC_E_SPACE; /* RL_RULE_PYTHON keeps such rules away */
-        values[count].channel = (uint16_t)ch;
-        values[count].value = lane->x[a];
+        if (count < RULEC_MAX_CHANNELS) {
+            values[count].channel = (uint16_t)ch;
+            values[count].value = lane->x[a];
+        }
         count++;
     }
-    if (count > 1)
-        qsort(values, count, sizeof values[0], cmp_value);
-    adv.event = (uint8_t)(kind == RL_EVENT_RAISE ? RULEC_EVENT_RAISE : RULEC_EVENT_CLEAR);
-    adv.severity = R->severity[r];
-    adv.rule_id = (const char *)R->ids + R->id_start[r];
-    adv.rule_id_len = (size_t)(R->id_start[r + 1] - R->id_start[r]);
-    adv.values = values;
-    adv.count = count;
-    n = rulec_advisory_encode(&adv, payload, sizeof payload);
-    if (n < 0)
-        return n;
-    n = rulec_frame_encode(RULEC_MSG_ADVISORY, lane->tx_seq, frame_us(t), payload, (size_t)n,
-                           lane->out + lane->out_len, (size_t)(lane->out_cap - lane->out_len));
-    if (n < 0)
-        return n;
-    lane->tx_seq += 1u;
-    lane->out_len += n;
+    /* Neither encoder fails here: a rule whose frame could be too large is marked
+     * RL_RULE_PYTHON when the tables are built, and take_frame checked the space. */
+    if (count <= RULEC_MAX_CHANNELS) {
+        if (count > 1)
+            qsort(values, count, sizeof values[0], cmp_value);
+        adv.event = (uint8_t)(kind == RL_EVENT_RAISE ? RULEC_EVENT_RAISE : RULEC_EVENT_CLEAR);
+        adv.severity = R->severity[r];
+        adv.rule_id = (const char *)R->ids + R->id_start[r];
+        adv.rule_id_len = (size_t)(R->id_start[r + 1] - R->id_start[r]);
+        adv.values = values;
+        adv.count = count;
+        n = rulec_advisory_encode(&adv, payload, sizeof payload);
+    }
+    if (n >= 0)
+        n = rulec_frame_encode(RULEC_MSG_ADVISORY, lane->tx_seq, frame_us(t), payload,
+                               (size_t)n, lane->out + lane->out_len,
+                               (size_t)(lane->out_cap - lane->out_len));
+    if (n > 0) {
+        lane->tx_seq += 1u;
+        lane->out_len += n;
+    }
     return n;
 }
 
@@ -184,12 +185,11 @@ static void track(rl_lane *lane, int32_t r)
 
 static void untrack(rl_lane *lane, int32_t r)
 {
-    int32_t k;
-    for (k = 0; k < lane->n_tracked; k++)
-        if (lane->tracked[k] == r) {
-            lane->tracked[k] = lane->tracked[--lane->n_tracked];
-            return;
-        }
+    int32_t k = 0;
+    while (k < lane->n_tracked && lane->tracked[k] != r)
+        k++;
+    if (k < lane->n_tracked) /* always: only a tracked rule is untracked */
+        lane->tracked[k] = lane->tracked[--lane->n_tracked];
 }
 
 /* The stream's reason for an invalid value (engine._invalid, else "stale"), 0 if valid. */
@@ -425,11 +425,8 @@ int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
         int32_t got = rulec_decoder_feed(&lane->decoder, data + pos, (size_t)(len - pos),
                                          &took, &f);
         pos += (int32_t)took;
-        if (got != 1) {
-            if (took == 0)
-                break; /* cannot happen with valid arguments: never spin */
-            continue;
-        }
+        if (got != 1)
+            break; /* no frame completed: every byte was taken */
         if (repeats_last(lane, &f)) {
             lane->duplicates += 1;
             continue;
