@@ -10,6 +10,7 @@ the module into the current directory for a quick look.
 from __future__ import annotations
 
 import os
+import runpy
 import shlex
 from pathlib import Path
 
@@ -24,6 +25,12 @@ def _rel(path: Path) -> str:
         return os.path.relpath(path, os.getcwd())
     except ValueError:  # another drive on Windows
         return str(path)
+
+
+def _decoder_cdef() -> str:
+    """The wire decoder's declarations, shared with build_proto.py (read, not imported:
+    setuptools runs each build script on its own)."""
+    return str(runpy.run_path(str(_HERE / "build_proto.py"))["DECODER_CDEF"])
 
 
 ffi = FFI()
@@ -189,25 +196,9 @@ ffi.cdef(
     #define RULEC_MAX_CHANNELS ...
     #define RULEC_MAX_WIRE_FRAME ...
 
-    typedef struct {
-        uint32_t frames;
-        uint32_t crc_errors;
-        uint32_t length_errors;
-        uint32_t cobs_errors;
-        uint32_t version_errors;
-        uint32_t type_errors;
-        uint32_t oversize;
-        uint32_t bytes_discarded;
-    } rulec_decoder_stats;
-
-    typedef struct {
-        rulec_decoder_stats stats;
-        uint16_t len;
-        ...;
-    } rulec_decoder;
-
-    int32_t rulec_decoder_init(rulec_decoder *d, size_t max_frame);
-    void rulec_decoder_reset(rulec_decoder *d);
+    """
+    + _decoder_cdef()
+    + """
 
     typedef struct {
         const rk_index *strict;

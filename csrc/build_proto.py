@@ -28,20 +28,9 @@ def _rel(path: Path) -> str:
         return str(path)
 
 
-ffi = FFI()
-
-# Mirrors rulec_proto.h (the parts Python calls) plus the two batch helpers below.
-ffi.cdef(
-    """
-    #define RULEC_OK ...
-    #define RULEC_E_ARG ...
-    #define RULEC_E_SPACE ...
-    #define RULEC_E_COBS ...
-    #define RULEC_MAX_PAYLOAD ...
-    #define RULEC_MAX_FRAME ...
-    #define RULEC_MAX_WIRE_FRAME ...
-    #define RP_RECORD_SIZE ...
-
+# The streaming decoder as Python sees it; the kernel module's build (build_kernel.py,
+# for the daemon's fast lane) declares it with this same text.
+DECODER_CDEF = """
     typedef struct {
         uint32_t frames;
         uint32_t crc_errors;
@@ -60,11 +49,29 @@ ffi.cdef(
         ...;
     } rulec_decoder;
 
+    int32_t rulec_decoder_init(rulec_decoder *d, size_t max_frame);
+    void rulec_decoder_reset(rulec_decoder *d);
+"""
+
+ffi = FFI()
+
+# Mirrors rulec_proto.h (the parts Python calls) plus the two batch helpers below.
+ffi.cdef(
+    """
+    #define RULEC_OK ...
+    #define RULEC_E_ARG ...
+    #define RULEC_E_SPACE ...
+    #define RULEC_E_COBS ...
+    #define RULEC_MAX_PAYLOAD ...
+    #define RULEC_MAX_FRAME ...
+    #define RULEC_MAX_WIRE_FRAME ...
+    #define RP_RECORD_SIZE ...
+    """
+    + DECODER_CDEF
+    + """
     uint32_t rulec_crc32c(uint32_t crc, const void *data, size_t len);
     int32_t rulec_cobs_encode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
     int32_t rulec_cobs_decode(const uint8_t *src, size_t len, uint8_t *dst, size_t cap);
-    int32_t rulec_decoder_init(rulec_decoder *d, size_t max_frame);
-    void rulec_decoder_reset(rulec_decoder *d);
 
     int32_t rp_wrap(const uint8_t *body, size_t len, uint8_t *out, size_t cap);
     int32_t rp_feed(rulec_decoder *d, const uint8_t *data, size_t len, size_t *consumed,
