@@ -171,7 +171,7 @@ def main() -> int:
               f"{_fmt(sim_summary.get('rtt_us'))}")
         print(f"  daemon, frame read -> last reply frame written (all frames):  "
               f"{_fmt(lat.get('e2e'))}")
-        print(f"  daemon, Engine.step alone:                                     "
+        print(f"  daemon, evaluation alone (fast lane call or Engine.step):      "
               f"{_fmt(lat.get('eval'))}")
         faults = sim_summary.get("faults", {})
         totals = dsum.get("totals", {})
