@@ -10,14 +10,15 @@ definition of the semantics (``docs/onboard.md``, "Fast lane").
 
 What the C side takes (everything else goes to Python): TELEMETRY frames whose payload
 decodes, whose channels all belong to parameters and whose time does not go back; that
-leave every parameter valid and fresh; and whose rule changes are immediate (no
-on-delay raising, no off-delay or unacknowledged latch clearing, ADVISORY small enough
-for a frame).  It runs only while the stream holds no sensor fault, no pending timer
-and no parameter marked stale by a link loss (``Lane.sync``).
+change no parameter's validity or fault reason (fault events are written in Python)
+and carry no parameter a link loss marked stale; whose raises and clears have frames
+that fit, and not more of them than one call holds.  On-delays, off-delays, latches
+and deadbands run in C as in the stream.
 
 The lane shares the stream's value and time arrays (``array('d')``) and keeps its own
-copy of which rules are raised; ``take_events`` brings the stream's dictionaries up to
-date after a call and ``sync`` the other way round after Python has stepped the stream.
+copy of the rest (raised, acknowledged, timing and waiting rules, each parameter's
+fault): ``take_events`` brings the stream's dictionaries up to date after a call, and
+``sync`` the lane after Python has stepped the stream.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from rulec.runtime.backend import load_native
 from rulec.runtime.engine import Engine
 from rulec.runtime.stream import Event
 
-EVENTS_CAP = 64  # raises and clears per call; a frame with more goes to Python
+EVENTS_CAP = 64  # events (raises, clears, timer changes) per call; a frame with more: Python
 _ADVISORY_FIXED = 4 + 2  # event, severity, id length; value count
 _PAIR = 10  # channel u16 + value f64
 
@@ -144,14 +145,15 @@ class LaneRules:
 
 @dataclass(frozen=True)
 class LaneEvent:
-    """A raise or clear taken in C, copied out before the next call reuses the buffers."""
+    """An event taken in C (``RL_EVENT_*``), copied out before the next call reuses the
+    buffers."""
 
     kind: int
     rule: int
     box: int
     t: float
-    x: bytes  # the point the frame made, n_params doubles
-    reply: bytes  # its ADVISORY frame (empty: the rule's frame is left to Python)
+    x: bytes  # the point the frame made, n_params doubles (raises and clears)
+    reply: bytes  # its ADVISORY frame (empty for a timer change)
 
 
 class LaneStats:
