@@ -153,7 +153,6 @@ class LaneEvent:
     box: int
     t: float
     x: bytes  # the point the frame made, n_params doubles (raises and clears)
-    reply: bytes  # its ADVISORY frame (empty for a timer change)
 
 
 class LaneStats:
@@ -362,16 +361,13 @@ class Lane:
         return done, rest
 
     def events(self) -> list[LaneEvent]:
-        """The raises and clears of the last call, with their frames, in order."""
-        c = self.c
-        out, starts, width = self._out_view, self._reply_start, 8 * self.n_params
-        x = self._event_x
+        """The last call's events, in order (their frames: ``replies``)."""
+        width, x = 8 * self.n_params, self._event_x
         found = []
-        for i in range(c.n_events):
+        for i in range(self.c.n_events):
             ev = self._events[i]
             found.append(LaneEvent(ev.kind, ev.rule, ev.box, ev.t,
-                                   bytes(x[i * width:(i + 1) * width]),
-                                   out[starts[i]:starts[i + 1]]))
+                                   bytes(x[i * width:(i + 1) * width])))
         return found
 
     def take_events(self, events: list[LaneEvent]) -> list[Event]:
