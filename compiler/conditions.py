@@ -33,7 +33,11 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("less", "than", "or", "equal", "to"), "<="),
     (("equal", "to", "or", "greater", "than"), ">="),
     (("equal", "to", "or", "more", "than"), ">="),
+    (("equal", "to", "or", "higher", "than"), ">="),
+    (("equal", "to", "or", "above"), ">="),
     (("equal", "to", "or", "less", "than"), "<="),
+    (("equal", "to", "or", "lower", "than"), "<="),
+    (("equal", "to", "or", "below"), "<="),
     (("at", "or", "above"), ">="), (("at", "or", "below"), "<="),
     (("not", "less", "than"), ">="), (("no", "less", "than"), ">="),
     (("not", "lower", "than"), ">="), (("no", "lower", "than"), ">="),
@@ -44,6 +48,8 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("not", "higher", "than"), "<="), (("no", "higher", "than"), "<="),
     (("not", "above"), "<="), (("not", "exceeding"), "<="), (("not", "over"), "<="),
     (("at", "least"), ">="), (("at", "most"), "<="),
+    (("amounts", "to", "at", "least"), ">="), (("amounts", "to"), "=="),
+    (("limited", "to", "a", "maximum", "of"), "<="), (("limited", "to"), "<="),
     (("in", "excess", "of"), ">"),
     (("greater", "than"), ">"), (("more", "than"), ">"), (("higher", "than"), ">"),
     (("larger", "than"), ">"), (("older", "than"), ">"), (("longer", "than"), ">"),
@@ -99,6 +105,9 @@ _VERB_GAP = {
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
     "set", "allowed", "permitted", "exceeding",
 }
+# Said instead of "never" between a modal and its comparison.
+_NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
+                  ("on", "no", "account"))
 _MODALS = {"must", "shall", "should", "cannot", "need", "needs", "required", "has", "have"}
 _CONNECTIVES = {"and", "or", "while", "with", "whilst", "unless", "except", "but", "either",
                 "if", "when", "whenever", "where", "nor", "both", "plus"}
@@ -198,11 +207,17 @@ def parse_decimal(text: str) -> Decimal:
 
 
 def _skip_dual_unit(text: str, pos: int) -> int:
-    """`118 °C (245 °F)`: the bracketed second unit restates the first; skip it."""
+    """`118 °C (245 °F)`: the bracketed second unit restates the first; skip it.  A unit
+    rulec does not convert counts too (`0.8 m³ (5 bbl)`): it only restates."""
     match = re.match(r"\s*\(\s*[+\-−]?[\d,]+(?:\.\d+)?\s*([^()\d]{1,25})\)", text[pos:])
-    if match and match_unit_phrase(text, pos + match.start(1)) is not None:
+    if match and (match_unit_phrase(text, pos + match.start(1)) is not None
+                  or _UNIT_WORD.fullmatch(match.group(1).strip())):
         return pos + match.end()
     return pos
+
+
+# One unit-like word in such a bracket: "bbl", "psig", "US gal" is two words and stays.
+_UNIT_WORD = re.compile(r"[A-Za-zµ°%][A-Za-zµ°%/³²·]{0,11}")
 
 
 def parse_condition(
@@ -511,13 +526,20 @@ def _name_atoms(
         start = _phrase_start(tokens, atoms, n)
         words = [t.low for t in tokens[start:atom.first]]
         gap: list[str] = []
-        while words and words[-1] in _VERB_GAP:
-            gap.insert(0, words.pop())
+        while True:
+            while words and words[-1] in _VERB_GAP:
+                gap.insert(0, words.pop())
+            never = next((len(p) for p in _NEVER_PHRASES if tuple(words[-len(p):]) == p), 0)
+            if not never:
+                break
+            del words[-never:]  # "shall at no time be less than": never
+            gap.insert(0, "never")
         atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
         imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
             words)
         atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
-            "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words)
+            "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
+            tokens[atom.first].low == "limited")  # "is limited to N": a maximum
         if not words and not gap and n > 0 and atoms[n - 1].requirement:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
             # second comparison goes on with the same verb, so the same requirement.

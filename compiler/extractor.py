@@ -31,6 +31,11 @@ _MID_CONDITIONAL = re.compile(
     r"in the event (?:that|of)|upon)\s+",
     re.IGNORECASE,
 )
+_MID_WHILE = re.compile(r"(?:,\s*|\s+)\b(?:while|whilst)\s+", re.IGNORECASE)
+# What a safety system does, said as a fact: with a condition, an order all the same.
+_INTERLOCK = re.compile(
+    r"\b(?:interlocked|inhibited|locked out|blocked|shut (?:off|down|in)|tripped|isolated|"
+    r"disabled|prevented)\b", re.IGNORECASE)
 _LEADING_UNLESS = re.compile(r"^(?:unless|except when|except if)\b\s*", re.IGNORECASE)
 _KEEP = re.compile(r"^(?:always\s+)?(?:keep|maintain|ensure|make sure)\b(?:\s+that\b)?\s*",
                    re.IGNORECASE)
@@ -131,7 +136,8 @@ _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "alert", "danger"})
 # follows (";", ":"): "Levels above 90 % indicate the tank is nearly full" stays a fact.
 _CONSEQUENCE = re.compile(
     r"\b(?:(?:indicates?|signals?|denotes?|signif(?:y|ies)|triggers?|sets? off|raises?|"
-    r"initiates?|causes?|results? in|leads? to|activates?)\b"
+    r"initiates?|causes?|results? in|leads? to|activates?|points? to|suggests?|"
+    r"(?:is|are)\s+(?:an?\s+)?(?:\w+\s+)?(?:indicators?|indications?|signs?|symptoms?))\b"
     r"(?=[^.;:]*?\b(?:fault|failure|malfunction|leak\w*|blockage|problem|danger\w*|"
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
@@ -420,6 +426,16 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         if _ONLY.search(action):  # "The brake may only be applied when X is below 2 rpm"
             return "if_not", cond, action, False
         return "if_then", cond, action, False
+    during = _MID_WHILE.search(body)
+    if during and during.start() > 0 and (
+            _RULE_WORDS.search(body[:during.start()])
+            or _INTERLOCK.search(body[:during.start()])) and not find_comparisons(
+            tokenize(body[:during.start()]), set()) and find_comparisons(
+            tokenize(body[during.end():]), set()):
+        # "Process gas flow is interlocked off while the chamber temperature is under
+        # 750 °C", "The valve shall be closed while ...": an order (or a safety action)
+        # for as long as the condition holds.
+        return "if_then", body[during.end():], body[:during.start()].strip(" ,"), False
     if _LEADING_COMPARISON.match(body):
         # "Above 25,000 ft, reduce the airspeed to 280 kt."
         cond, action = _split_condition_action(body)

@@ -630,3 +630,54 @@ def test_a_minute_in_a_unit_is_not_a_limit_word() -> None:
     found = extract(split_statements("Typical oil pressures are 20–40 psi at a flow of 300 "
                                      "mL/min.\n", "m.txt"), PARAMS)
     assert found.rules == []
+
+
+def test_a_bracketed_reading_in_a_unit_rulec_does_not_convert_is_read_past() -> None:
+    got = one("If the oil pressure is 80 psi (5.5 barg) or more, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">=", 80, "psi")
+    got = one("Stop the pump if the oil pressure amounts to 80 psi (5.5 barg) or more.")
+    assert stripped(got["cond"]) == atom("pressure", ">=", 80, "psi")
+
+
+def test_equal_to_or_higher_than_after_where() -> None:
+    got = one("Where the oil temperature is equal to or higher than 35 °C, open a ticket.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", ">=", 35, "degC"), "open a ticket")
+    got = one("Where the oil temperature is equal to or lower than 5 °C, open a ticket.")
+    assert stripped(got["cond"]) == atom("temp", "<=", 5, "degC")
+
+
+def test_a_limit_said_as_limited_to_or_at_no_time() -> None:
+    got = one("The oil pressure is limited to 90 psi.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("pressure", "<=", 90, "psi")})
+    got = one("The oil pressure shall at no time be less than 20 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", ">=", 20, "psi")}
+    got = one("The oil pressure must under no circumstances exceed 90 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", "<=", 90, "psi")}
+    # a value an order sets is still no condition
+    got = one("Limit the speed to 900 rpm when the oil pressure exceeds 80 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 80, "psi")
+
+
+def test_a_value_that_points_to_trouble_or_is_a_sign_of_it() -> None:
+    got = one("An oil temperature under 15 °C points to a blocked cooler; stop the pump.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", "<", 15, "degC"), "stop the pump")
+    got = one("An oil pressure of more than 90 psi is a blockage indicator; stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 90, "psi")
+    found = extract(split_statements("An oil pressure of 40 psi is a sign of normal running.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == []
+
+
+def test_a_safety_action_for_as_long_as_a_condition_holds() -> None:
+    got = one("Fuel flow is interlocked off while the oil temperature is under 50 °C.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", "<", 50, "degC"), "Fuel flow is interlocked off")
+    got = one("The drain valve shall be closed while the oil pressure exceeds 80 psi.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("pressure", ">", 80, "psi"), "The drain valve shall be closed")
+    found = extract(split_statements("The fan runs while the oil temperature is under 50 °C.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == []
