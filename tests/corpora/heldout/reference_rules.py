@@ -475,6 +475,106 @@ domain("haemodialysis",
         ("falls below 90 mmHg", lambda s: lt(s, "systolic_pressure", 90), None),
         ("Review the prescription with the nephrologist", lambda s: lt(s, "ktv", F("1.2")), None)])
 
+# ---------------------------------------------------------------- gas_cabinet
+# psig text -> kPa manifest (cylinder, SDS, purge: 150/1,600/80/-14.0/-0.5 psig = 1034.2136/11031.6117/
+# 551.5806/-96.5266/-3.4474 kPa) and -> bar manifest (delivery: 60/25 psig = 4.13685/1.72369 bar);
+# Pa text -> kPa manifest (exhaust: -250/-125 Pa = -0.25/-0.125 kPa); °C text -> degF manifest
+# (750/18 °C = 1382/64.4 °F; 52 °C = 125.6 °F while the bracket says 125 °F: tested only where both agree)
+PSI_BAR = PSI_KPA / 100
+PSI_MPA = PSI_KPA / 1000
+domain("gas_cabinet",
+       {"silane_concentration": (0, 100), "arsine_concentration": (0, 1000), "phosphine_concentration": (0, 20),
+        "exhaust_static_pressure": (-2, F("0.5")), "cylinder_pressure": (0, 15000),
+        "sds_cylinder_pressure": (-101, 50), "delivery_pressure": (0, 20), "purge_nitrogen_pressure": (0, 1500),
+        "combustion_chamber_temperature": (0, 2500), "cylinder_temperature": (-40, 200), "mass_flow": (0, 150)},
+       [("greater than or equal to 2.5 ppm", lambda s: ge(s, "silane_concentration", F("2.5")), None),
+        ("exceeds 5 ppm (HIGH alarm)", lambda s: gt(s, "silane_concentration", 5), None),
+        ("at or above 5 ppb", lambda s: ge(s, "arsine_concentration", 5), None),
+        ("in excess of 10 ppb", lambda s: gt(s, "arsine_concentration", 10), None),
+        ("PH3 > 0.3 ppm", lambda s: gt(s, "phosphine_concentration", F("0.3")), None),
+        # constraint "must be kept below -250 Pa": violated at >= -0.25 kPa
+        ("must be kept below -250 Pa", lambda s: ge(s, "exhaust_static_pressure", F("-0.25")), None),
+        ("rises above -125 Pa for longer than 10 seconds", lambda s: gt(s, "exhaust_static_pressure", F("-0.125")), 10),
+        ("Evacuate the gas room if the silane concentration",
+         lambda s: AND(ge(s, "silane_concentration", 1), gt(s, "exhaust_static_pressure", F("-0.125"))), None),
+        ("Do not connect a silane cylinder", lambda s: gt(s, "cylinder_pressure", 1600 * PSI_KPA), None),
+        ("switches to the reserve cylinder", lambda s: lt(s, "cylinder_pressure", 150 * PSI_KPA), None),
+        ("goes above 60 psig", lambda s: gt(s, "delivery_pressure", 60 * PSI_BAR), None),
+        # constraint "shall be a minimum of 80 psig": violated below 80 psig
+        ("shall be a minimum of 80 psig", lambda s: lt(s, "purge_nitrogen_pressure", 80 * PSI_KPA), None),
+        ("in the range of -14.0 psig", lambda s: outside(s, "sds_cylinder_pressure", -14 * PSI_KPA, F("-0.5") * PSI_KPA), None),
+        ("interlocked off while", lambda s: lt(s, "combustion_chamber_temperature", C2F(750)), None),
+        ("Do not allow the cylinder temperature to exceed", lambda s: gt(s, "cylinder_temperature", C2F(52)), None),
+        ("Energise the heater jacket",
+         lambda s: AND(lt(s, "cylinder_temperature", C2F(18)), NOT(ge(s, "delivery_pressure", 25 * PSI_BAR))), None),
+        ("An excess-flow condition exists", lambda s: gt(s, "mass_flow", 120), None)])
+
+# ---------------------------------------------------------------- well_control
+# volumes: m³ text (bbl in brackets, tested only where both readings agree) -> m³ manifest; psi text ->
+# bar manifest (1,850/5,000/2,000 psi = 127.5530/344.7379/137.8951 bar) and -> MPa (1,200 psi = 8.27371 MPa);
+# ft text -> m (3,000 ft = 914.4 m); °F text -> degC (150/90 °F = 65.5556/32.2222 °C)
+domain("well_control",
+       {"pit_gain": (-50, 50), "flow_out": (0, 200), "bit_depth": (0, 10000), "trip_tank_discrepancy": (0, 20),
+        "kick_tolerance": (0, 100), "casing_pressure": (0, 1100), "standpipe_pressure": (0, 700),
+        "accumulator_pressure": (0, 40), "total_gas": (0, 10000), "h2s": (0, 500), "mud_weight": (6, 22),
+        "mud_ph": (0, 14), "flowline_temperature": (-20, 150), "pit_temperature": (-20, 150)},
+       [("0.8 m³ (5 bbl) or more", lambda s: ge(s, "pit_gain", F("0.8")), None),
+        ("amounts to 1.6 m³ (10 bbl) or more", lambda s: ge(s, "pit_gain", F("1.6")), None),
+        ("A flow-out of more than 110 %", lambda s: gt(s, "flow_out", 110), None),
+        # "The trip tank discrepancy is limited to 0.3 m³ (2 bbl)": violated above 0.3
+        ("trip tank discrepancy is limited to", lambda s: gt(s, "trip_tank_discrepancy", F("0.3")), None),
+        ("Drilling shall not continue if the kick tolerance", lambda s: lt(s, "kick_tolerance", 4), None),
+        ("divert the well overboard",
+         lambda s: AND(gt(s, "flow_out", 105), lt(s, "bit_depth", 3000 * FT_M)), None),
+        ("falls below -4 m³", lambda s: lt(s, "pit_gain", -4), None),
+        ("must not exceed the MAASP of 1,850 psi", lambda s: gt(s, "casing_pressure", 1850 * PSI_BAR), None),
+        ("Maximum standpipe pressure", lambda s: gt(s, "standpipe_pressure", 5000 * PSI_BAR), None),
+        ("for a washout", lambda s: lt(s, "standpipe_pressure", 2000 * PSI_BAR), None),
+        ("shall at no time be less than", lambda s: lt(s, "accumulator_pressure", 1200 * PSI_MPA), None),
+        ("continuously for more than 20 minutes", lambda s: gt(s, "total_gas", 300), 1200),
+        ("exceeds 1,000 units", lambda s: gt(s, "total_gas", 1000), None),
+        ("detected at 10 ppm or above", lambda s: ge(s, "h2s", 10), None),
+        ("greater than 20 ppm, shut in the well", lambda s: gt(s, "h2s", 20), None),
+        # "shall be kept above 10.5 lb/gal": violated at <= 10.5
+        ("shall be kept above 10.5 lb/gal", lambda s: le(s, "mud_weight", F("10.5")), None),
+        ("held in the range 10.0 to 11.5", lambda s: outside(s, "mud_ph", 10, F("11.5")), None),
+        ("Run the mud coolers",
+         lambda s: AND(gt(s, "flowline_temperature", F2C(150)), NOT(lt(s, "pit_temperature", F2C(90)))), None)])
+
+# ---------------------------------------------------------------- data_centre
+# °F text -> degC manifest (75/60/70 °F = 23.8889/15.5556/21.1111 °C; 59/41/14 °F = 15/5/-10 °C exactly);
+# °C text -> degF manifest for the rack inlet (27/35/15 °C = 80.6/95/59 °F); min text -> s (8 min = 480 s);
+# h text -> min (24/48 h = 1440/2880 min); V text -> kV (10,450/11,550 V = 10.45/11.55 kV)
+domain("data_centre",
+       {"crah_supply_air_temperature": (0, 50), "running_crah_units": (0, 12), "rack_inlet_temperature": (32, 140),
+        "chws_temperature": (0, 40), "outside_air_temperature": (-40, 50), "relative_humidity": (0, 100),
+        "dew_point": (-40, 40), "ups_load": (0, 150), "ups_battery_temperature": (-10, 70),
+        "battery_runtime": (0, 36000), "utility_voltage": (0, 15), "pdu_phase_current": (0, 63),
+        "fuel_autonomy": (0, 20000), "generator_coolant_temperature": (-30, 130)},
+       [("exceeds 75 °F", lambda s: gt(s, "crah_supply_air_temperature", F2C(75)), None),
+        ("Do not let the CRAH supply air temperature drop below",
+         lambda s: lt(s, "crah_supply_air_temperature", F2C(59)), None),
+        ("fewer than 4 CRAH units", lambda s: lt(s, "running_crah_units", 4), None),
+        ("persists above 27 °C (80.6 °F) for more than 15 minutes", lambda s: gt(s, "rack_inlet_temperature", C2F(27)), 900),
+        ("Begin shedding non-critical IT load", lambda s: gt(s, "rack_inlet_temperature", C2F(35)), None),
+        ("A rack inlet temperature under 15 °C", lambda s: lt(s, "rack_inlet_temperature", C2F(15)), None),
+        ("start the standby chiller",
+         lambda s: AND(gt(s, "chws_temperature", F2C(60)), NOT(lt(s, "outside_air_temperature", F2C(41)))), None),
+        ("Switch the humidifiers on",
+         lambda s: AND(lt(s, "relative_humidity", 20), lt(s, "dew_point", -9)), None),
+        # "must remain at or below 45 %": violated above 45
+        ("must remain at or below 45 %", lambda s: gt(s, "ups_load", 45), None),
+        ("equal to or higher than 35 °C", lambda s: ge(s, "ups_battery_temperature", 35), None),
+        ("Start the load-shedding procedure", lambda s: lt(s, "battery_runtime", 8 * 60), None),
+        ("Transfer the critical load to the generators",
+         lambda s: outside(s, "utility_voltage", F("10.45"), F("11.55")), None),
+        ("exceeds 25.6 A", lambda s: gt(s, "pdu_phase_current", F("25.6")), None),
+        ("Order an emergency fuel delivery", lambda s: lt(s, "fuel_autonomy", 24 * 60), None),
+        ("must never be less than 48 hours", lambda s: lt(s, "fuel_autonomy", 48 * 60), None),
+        ("Check the generator block heaters",
+         lambda s: AND(lt(s, "generator_coolant_temperature", F2C(70)),
+                       lt(s, "outside_air_temperature", F2C(14))), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -1150,6 +1250,201 @@ Q = [
                              "dialysate_temperature": 97.7, "conductivity": 14, "systolic_pressure": 120,
                              "ktv": 1.4}),                            # everything normal
  ("hd-42", "haemodialysis", {"venous_pressure": 350, "tmp": 65, "conductivity": 16, "systolic_pressure": 80}),
+ # gas_cabinet (cylinder/purge/SDS pressures in kPa: 150/1,600/80 psig = 1034.2136/11031.6117/551.5806 kPa,
+ #   -14.0/-0.5 psig = -96.5266/-3.4474 kPa; delivery in bar: 60/25/35 psig = 4.13685/1.72369/2.41316 bar;
+ #   exhaust in kPa: -250/-125/-375 Pa = -0.25/-0.125/-0.375 kPa; temperatures in degF: 750/18 °C = 1382/64.4 °F)
+ ("gc-01", "gas_cabinet", {"silane_concentration": 2.5}),
+ ("gc-02", "gas_cabinet", {"silane_concentration": 2.49}),
+ ("gc-03", "gas_cabinet", {"silane_concentration": 5}),
+ ("gc-04", "gas_cabinet", {"silane_concentration": 5.1}),
+ ("gc-05", "gas_cabinet", {"silane_concentration": 12}),               # history "lowered from 10 ppm to 5 ppm"
+ ("gc-06", "gas_cabinet", {"silane_concentration": 150}),              # out of range
+ ("gc-07", "gas_cabinet", {"silane_concentration": "nan", "arsine_concentration": 2}),
+ ("gc-08", "gas_cabinet", {"arsine_concentration": 5}),                # "the TLV-TWA of arsine is 5 ppb": one rule
+ ("gc-09", "gas_cabinet", {"arsine_concentration": 4.9}),
+ ("gc-10", "gas_cabinet", {"arsine_concentration": 10}),
+ ("gc-11", "gas_cabinet", {"arsine_concentration": 10.1}),
+ ("gc-12", "gas_cabinet", {"arsine_concentration": 50}),               # calibration gas value adds nothing
+ ("gc-13", "gas_cabinet", {"arsine_concentration": 3000}),             # out of range (IDLH 3 ppm in ppb)
+ ("gc-14", "gas_cabinet", {"phosphine_concentration": 0.3}),
+ ("gc-15", "gas_cabinet", {"phosphine_concentration": 0.31}),
+ ("gc-16", "gas_cabinet", {"exhaust_static_pressure": -0.25}),
+ ("gc-17", "gas_cabinet", {"exhaust_static_pressure": -0.26}),
+ ("gc-18", "gas_cabinet", {"exhaust_static_pressure": -0.375}),        # design value: descriptive
+ ("gc-19", "gas_cabinet", {"exhaust_static_pressure": -0.1}),          # duration rule: never in query
+ ("gc-20", "gas_cabinet", {"exhaust_static_pressure": -250}),          # a Pa-sized reading: out of the kPa range
+ ("gc-21", "gas_cabinet", {"silane_concentration": 1, "exhaust_static_pressure": -0.12}),
+ ("gc-22", "gas_cabinet", {"silane_concentration": 1, "exhaust_static_pressure": -0.125}),
+ ("gc-23", "gas_cabinet", {"silane_concentration": 0.9, "exhaust_static_pressure": -0.1}),
+ ("gc-24", "gas_cabinet", {"silane_concentration": 3}),                # exhaust absent
+ ("gc-25", "gas_cabinet", {"cylinder_pressure": 1034.21}),
+ ("gc-26", "gas_cabinet", {"cylinder_pressure": 1034.22}),
+ ("gc-27", "gas_cabinet", {"cylinder_pressure": 11031.61}),
+ ("gc-28", "gas_cabinet", {"cylinder_pressure": 11031.62}),
+ ("gc-29", "gas_cabinet", {"cylinder_pressure": 8963}),                # full cylinder, 1,300 psig: descriptive
+ ("gc-30", "gas_cabinet", {"cylinder_pressure": 150}),                 # a psig-sized reading: 150 kPa is low
+ ("gc-31", "gas_cabinet", {"delivery_pressure": 4.13}),
+ ("gc-32", "gas_cabinet", {"delivery_pressure": 4.14}),
+ ("gc-33", "gas_cabinet", {"delivery_pressure": 2.41}),                # factory setting 35 psig
+ ("gc-34", "gas_cabinet", {"delivery_pressure": 60}),                  # a psig-sized reading: out of the bar range
+ ("gc-35", "gas_cabinet", {"purge_nitrogen_pressure": 551.58}),
+ ("gc-36", "gas_cabinet", {"purge_nitrogen_pressure": 551.59}),
+ ("gc-37", "gas_cabinet", {"purge_nitrogen_pressure": 689.48}),        # procedure's 100 psig
+ ("gc-38", "gas_cabinet", {"sds_cylinder_pressure": -96.52}),
+ ("gc-39", "gas_cabinet", {"sds_cylinder_pressure": -96.53}),
+ ("gc-40", "gas_cabinet", {"sds_cylinder_pressure": -3.45}),
+ ("gc-41", "gas_cabinet", {"sds_cylinder_pressure": -3.44}),
+ ("gc-42", "gas_cabinet", {"sds_cylinder_pressure": 5}),
+ ("gc-43", "gas_cabinet", {"sds_cylinder_pressure": -14}),             # a psig-sized reading: inside the kPa range
+ ("gc-44", "gas_cabinet", {"combustion_chamber_temperature": 1382}),
+ ("gc-45", "gas_cabinet", {"combustion_chamber_temperature": 1381.9}),
+ ("gc-46", "gas_cabinet", {"combustion_chamber_temperature": 750}),    # a °C-sized reading: 750 °F is too cold
+ ("gc-47", "gas_cabinet", {"cylinder_temperature": 126}),
+ ("gc-48", "gas_cabinet", {"cylinder_temperature": 125}),             # 52 °C = 125.6 °F; "(125 °F)" strict too
+ ("gc-49", "gas_cabinet", {"cylinder_temperature": 140}),             # heater surface "about 60 °C" is no limit
+ ("gc-50", "gas_cabinet", {"cylinder_temperature": 64.3, "delivery_pressure": 1.72}),
+ ("gc-51", "gas_cabinet", {"cylinder_temperature": 64.3, "delivery_pressure": 1.73}),
+ ("gc-52", "gas_cabinet", {"cylinder_temperature": 64.4, "delivery_pressure": 1.0}),
+ ("gc-53", "gas_cabinet", {"cylinder_temperature": 60}),               # unless-parameter absent
+ ("gc-54", "gas_cabinet", {"cylinder_temperature": 60, "delivery_pressure": "nan"}),
+ ("gc-55", "gas_cabinet", {"cylinder_temperature": 18, "delivery_pressure": 1.0}),   # a °C-sized reading: 18 °F
+ ("gc-56", "gas_cabinet", {"mass_flow": 120}),
+ ("gc-57", "gas_cabinet", {"mass_flow": 120.5}),
+ ("gc-58", "gas_cabinet", {"silane_concentration": 0.1, "arsine_concentration": 1, "phosphine_concentration": 0.02,
+                           "exhaust_static_pressure": -0.375, "cylinder_pressure": 8963, "sds_cylinder_pressure": -20,
+                           "delivery_pressure": 2.41, "purge_nitrogen_pressure": 700,
+                           "combustion_chamber_temperature": 1600, "cylinder_temperature": 77,
+                           "mass_flow": 60}),                            # everything normal
+ # well_control (volumes in m³: bbl in brackets tested only where both agree; standpipe / casing in bar:
+ #   1,850/5,000/2,000 psi = 127.5530/344.7379/137.8951 bar; accumulator in MPa: 1,200/3,000/1,000 psi =
+ #   8.27371/20.6843/6.89476 MPa; bit depth in m: 3,000 ft = 914.4 m; temperatures in degC: 150/90 °F = 65.556/32.222 °C)
+ ("wc-01", "well_control", {"pit_gain": 0.8}),
+ ("wc-02", "well_control", {"pit_gain": 0.79}),
+ ("wc-03", "well_control", {"pit_gain": 1.6}),
+ ("wc-04", "well_control", {"pit_gain": 1.58}),
+ ("wc-05", "well_control", {"pit_gain": 10}),                          # a bbl-sized reading: 10 m³ is a big kick
+ ("wc-06", "well_control", {"pit_gain": -4}),
+ ("wc-07", "well_control", {"pit_gain": -4.1}),
+ ("wc-08", "well_control", {"pit_gain": 60}),                          # out of range
+ ("wc-09", "well_control", {"pit_gain": "nan", "flow_out": 100}),
+ ("wc-10", "well_control", {"flow_out": 110}),
+ ("wc-11", "well_control", {"flow_out": 110.5}),
+ ("wc-12", "well_control", {"flow_out": 98}),                          # "Normal flow-out … 95 to 100 %"
+ ("wc-13", "well_control", {"flow_out": 105.5, "bit_depth": 914.4}),
+ ("wc-14", "well_control", {"flow_out": 105.5, "bit_depth": 914.3}),
+ ("wc-15", "well_control", {"flow_out": 105, "bit_depth": 500}),
+ ("wc-16", "well_control", {"flow_out": 111, "bit_depth": 500}),
+ ("wc-17", "well_control", {"flow_out": 106}),                         # bit depth absent
+ ("wc-18", "well_control", {"flow_out": 106, "bit_depth": 3000}),      # an ft-sized reading: 3,000 m is deep
+ ("wc-19", "well_control", {"trip_tank_discrepancy": 0.3}),
+ ("wc-20", "well_control", {"trip_tank_discrepancy": 0.35}),
+ ("wc-21", "well_control", {"trip_tank_discrepancy": 2}),              # a bbl-sized reading: 2 m³ is too much
+ ("wc-22", "well_control", {"kick_tolerance": 4.0}),
+ ("wc-23", "well_control", {"kick_tolerance": 3.9}),
+ ("wc-24", "well_control", {"kick_tolerance": 25}),                    # a bbl-sized reading: 25 m³ is ample
+ ("wc-25", "well_control", {"casing_pressure": 127.55}),
+ ("wc-26", "well_control", {"casing_pressure": 127.56}),
+ ("wc-27", "well_control", {"casing_pressure": 1850}),                 # a psi-sized reading: out of the bar range
+ ("wc-28", "well_control", {"standpipe_pressure": 344.73}),
+ ("wc-29", "well_control", {"standpipe_pressure": 344.74}),
+ ("wc-30", "well_control", {"standpipe_pressure": 137.89}),
+ ("wc-31", "well_control", {"standpipe_pressure": 137.9}),
+ ("wc-32", "well_control", {"accumulator_pressure": 8.27}),
+ ("wc-33", "well_control", {"accumulator_pressure": 8.28}),
+ ("wc-34", "well_control", {"accumulator_pressure": 20.68}),           # normal 3,000 psi: descriptive
+ ("wc-35", "well_control", {"accumulator_pressure": 6.89}),            # pre-charge 1,000 psi: below the limit
+ ("wc-36", "well_control", {"total_gas": 1000}),
+ ("wc-37", "well_control", {"total_gas": 1000.5}),
+ ("wc-38", "well_control", {"total_gas": 350}),                        # duration rule: never in query
+ ("wc-39", "well_control", {"h2s": 10}),
+ ("wc-40", "well_control", {"h2s": 9.9}),
+ ("wc-41", "well_control", {"h2s": 20}),
+ ("wc-42", "well_control", {"h2s": 20.5}),
+ ("wc-43", "well_control", {"h2s": 150}),                              # "deadens the sense of smell above 100 ppm"
+ ("wc-44", "well_control", {"h2s": "nan", "total_gas": 1200}),
+ ("wc-45", "well_control", {"mud_weight": 10.5}),
+ ("wc-46", "well_control", {"mud_weight": 10.51}),
+ ("wc-47", "well_control", {"mud_weight": 14.2}),                      # FIT "14.2 lb/gal equivalent mud weight"
+ ("wc-48", "well_control", {"mud_weight": 11}),                        # procedure "from 10.8 lb/gal to 11.4 lb/gal"
+ ("wc-49", "well_control", {"mud_ph": 10}),
+ ("wc-50", "well_control", {"mud_ph": 9.9}),
+ ("wc-51", "well_control", {"mud_ph": 11.5}),
+ ("wc-52", "well_control", {"mud_ph": 11.6}),
+ ("wc-53", "well_control", {"mud_ph": 15}),                            # out of range
+ ("wc-54", "well_control", {"flowline_temperature": 65.56, "pit_temperature": 40}),
+ ("wc-55", "well_control", {"flowline_temperature": 65.55, "pit_temperature": 40}),
+ ("wc-56", "well_control", {"flowline_temperature": 70}),              # unless-parameter absent
+ ("wc-57", "well_control", {"flowline_temperature": 70, "pit_temperature": "nan"}),
+ ("wc-58", "well_control", {"flowline_temperature": 70, "pit_temperature": 32.22}),
+ ("wc-59", "well_control", {"flowline_temperature": 70, "pit_temperature": 32.23}),
+ ("wc-60", "well_control", {"flowline_temperature": 150, "pit_temperature": 40}),   # a °F-sized reading: 150 °C is hot
+ ("wc-61", "well_control", {"pit_gain": 0.2, "flow_out": 98, "bit_depth": 2500, "trip_tank_discrepancy": 0.1,
+                            "kick_tolerance": 8, "casing_pressure": 0, "standpipe_pressure": 220,
+                            "accumulator_pressure": 20.68, "total_gas": 40, "h2s": 0, "mud_weight": 11.2,
+                            "mud_ph": 10.5, "flowline_temperature": 45, "pit_temperature": 35}),   # everything normal
+ # data_centre (CRAH supply / CHWS / coolant in degC: 75/60/70 °F = 23.8889/15.5556/21.1111 °C, 59/41/14 °F =
+ #   15/5/-10 °C; rack inlet in degF: 27/35/15 °C = 80.6/95/59 °F; battery runtime in s: 8 min = 480 s;
+ #   fuel autonomy in min: 24/48 h = 1440/2880 min; utility voltage in kV)
+ ("dc-01", "data_centre", {"crah_supply_air_temperature": 23.88}),
+ ("dc-02", "data_centre", {"crah_supply_air_temperature": 23.89}),
+ ("dc-03", "data_centre", {"crah_supply_air_temperature": 15}),
+ ("dc-04", "data_centre", {"crah_supply_air_temperature": 14.9}),
+ ("dc-05", "data_centre", {"crah_supply_air_temperature": 17.8}),     # history setpoint 64 °F: descriptive
+ ("dc-06", "data_centre", {"crah_supply_air_temperature": 75}),       # a °F-sized reading: out of the degC range
+ ("dc-07", "data_centre", {"running_crah_units": 4}),
+ ("dc-08", "data_centre", {"running_crah_units": 3}),
+ ("dc-09", "data_centre", {"running_crah_units": 2, "crah_supply_air_temperature": "nan"}),
+ ("dc-10", "data_centre", {"rack_inlet_temperature": 95}),
+ ("dc-11", "data_centre", {"rack_inlet_temperature": 95.1}),
+ ("dc-12", "data_centre", {"rack_inlet_temperature": 59}),
+ ("dc-13", "data_centre", {"rack_inlet_temperature": 58.9}),
+ ("dc-14", "data_centre", {"rack_inlet_temperature": 85}),            # duration rule: never in query
+ ("dc-15", "data_centre", {"rack_inlet_temperature": 63}),            # below the ASHRAE recommendation: no rule
+ ("dc-16", "data_centre", {"rack_inlet_temperature": 27}),            # a °C-sized reading: out of the degF range
+ ("dc-17", "data_centre", {"chws_temperature": 15.56, "outside_air_temperature": 20}),
+ ("dc-18", "data_centre", {"chws_temperature": 15.55, "outside_air_temperature": 20}),
+ ("dc-19", "data_centre", {"chws_temperature": 16, "outside_air_temperature": 5}),
+ ("dc-20", "data_centre", {"chws_temperature": 16, "outside_air_temperature": 4.9}),
+ ("dc-21", "data_centre", {"chws_temperature": 16}),                  # except-parameter absent
+ ("dc-22", "data_centre", {"chws_temperature": 16, "outside_air_temperature": "nan"}),
+ ("dc-23", "data_centre", {"relative_humidity": 19.9, "dew_point": -9.1}),
+ ("dc-24", "data_centre", {"relative_humidity": 19.9, "dew_point": -9}),
+ ("dc-25", "data_centre", {"relative_humidity": 20, "dew_point": -15}),
+ ("dc-26", "data_centre", {"relative_humidity": 15}),                 # but-only-if parameter absent
+ ("dc-27", "data_centre", {"ups_load": 45}),
+ ("dc-28", "data_centre", {"ups_load": 45.1}),
+ ("dc-29", "data_centre", {"ups_battery_temperature": 35}),
+ ("dc-30", "data_centre", {"ups_battery_temperature": 34.9}),
+ ("dc-31", "data_centre", {"ups_battery_temperature": 33}),           # "Every 8 °C above 25 °C halves …"
+ ("dc-32", "data_centre", {"battery_runtime": 480}),
+ ("dc-33", "data_centre", {"battery_runtime": 479}),
+ ("dc-34", "data_centre", {"battery_runtime": 600}),                  # "a battery runtime of 10 minutes": descriptive
+ ("dc-35", "data_centre", {"battery_runtime": 8}),                    # a min-sized reading: 8 s is very low
+ ("dc-36", "data_centre", {"utility_voltage": 10.45}),
+ ("dc-37", "data_centre", {"utility_voltage": 10.44}),
+ ("dc-38", "data_centre", {"utility_voltage": 11.55}),
+ ("dc-39", "data_centre", {"utility_voltage": 11.56}),
+ ("dc-40", "data_centre", {"utility_voltage": 11000}),                # a V-sized reading: out of the kV range
+ ("dc-41", "data_centre", {"pdu_phase_current": 25.6}),
+ ("dc-42", "data_centre", {"pdu_phase_current": 25.7}),
+ ("dc-43", "data_centre", {"pdu_phase_current": 32}),
+ ("dc-44", "data_centre", {"fuel_autonomy": 2880}),
+ ("dc-45", "data_centre", {"fuel_autonomy": 2879}),
+ ("dc-46", "data_centre", {"fuel_autonomy": 1440}),
+ ("dc-47", "data_centre", {"fuel_autonomy": 1439}),
+ ("dc-48", "data_centre", {"fuel_autonomy": 24}),                     # an h-sized reading: 24 min
+ ("dc-49", "data_centre", {"generator_coolant_temperature": 21.1, "outside_air_temperature": -10.5}),
+ ("dc-50", "data_centre", {"generator_coolant_temperature": 21.12, "outside_air_temperature": -11}),
+ ("dc-51", "data_centre", {"generator_coolant_temperature": 20, "outside_air_temperature": -10}),
+ ("dc-52", "data_centre", {"generator_coolant_temperature": 20}),
+ ("dc-53", "data_centre", {"generator_coolant_temperature": 85, "outside_air_temperature": -20}),   # normal 180–195 °F
+ ("dc-54", "data_centre", {"generator_coolant_temperature": 15, "outside_air_temperature": -12,
+                           "chws_temperature": 16}),                 # cold: block heater, no standby chiller
+ ("dc-55", "data_centre", {"crah_supply_air_temperature": 20, "running_crah_units": 6, "rack_inlet_temperature": 72,
+                           "chws_temperature": 12, "outside_air_temperature": 15, "relative_humidity": 45,
+                           "dew_point": 8, "ups_load": 38, "ups_battery_temperature": 22, "battery_runtime": 600,
+                           "utility_voltage": 11.0, "pdu_phase_current": 12, "fuel_autonomy": 4320,
+                           "generator_coolant_temperature": 38}),   # everything normal
 ]
 
 # ======================================================================= replays
@@ -1205,6 +1500,15 @@ R = [
  ("rp-hd-tmp-high", "haemodialysis", "replay/hd_tmp_high.csv", ["tmp", "venous_pressure"],
   [(0, 20, 150), (10, 40.0, 150), (40, 39.99, 150), (50, 40.5, 150), (110, 41, 150), (111, 41, 150),
    (150, 60, 320), (160, 59.99, 300), (200, 39.99, 150), (300, 30, 150), (1200, 25, 150)]),
+ ("rp-gc-exhaust-fail", "gas_cabinet", "replay/gc_exhaust_fail.csv", ["exhaust_static_pressure", "silane_concentration"],
+  [(0, -0.375, 0), (2, -0.2, 0), (4, -0.1, 0), (8, -0.125, 0), (10, -0.11, 0), (16, -0.05, 1.0), (20, -0.05, 0.5),
+   (20.5, -0.06, 0.5), (24, -0.12, 3.0), (26, -0.13, 3.0), (30, -0.25, 0.2), (32, -0.26, 0), (600, -0.375, 0)]),
+ ("rp-wc-background-gas", "well_control", "replay/wc_background_gas.csv", ["total_gas", "pit_gain"],
+  [(0, 150, 0), (60, 320, 0), (600, 300, 0), (700, 310, 0.2), (1200, 1050, 0.5), (1300, 800, 0.8), (1400, 700, 0.79),
+   (1900, 650, 1.6), (1901, 640, 1.0), (2000, 500, 0), (2400, 300, 0), (2500, 310, 0), (2600, 200, 0), (4000, 150, 0)]),
+ ("rp-dc-rack-inlet", "data_centre", "replay/dc_rack_inlet.csv", ["rack_inlet_temperature"],
+  [(0, 75), (60, 81), (300, 80.6), (400, 80.7), (700, 96), (800, 94), (1300, 85), (1301, 85), (1500, 80.6),
+   (1600, 58), (1700, 59), (3600, 72)]),
 ]
 
 def valid_state(dom, st):
