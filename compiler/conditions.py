@@ -49,6 +49,9 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("not", "above"), "<="), (("not", "exceeding"), "<="), (("not", "over"), "<="),
     (("at", "least"), ">="), (("at", "most"), "<="),
     (("amounts", "to", "at", "least"), ">="), (("amounts", "to"), "=="),
+    (("reach", "or", "exceed"), ">="), (("reaches", "or", "exceeds"), ">="),
+    (("meet", "or", "exceed"), ">="), (("meets", "or", "exceeds"), ">="),
+    (("passes",), ">"), (("passed",), ">"),
     (("limited", "to", "a", "maximum", "of"), "<="), (("limited", "to"), "<="),
     (("in", "excess", "of"), ">"),
     (("greater", "than"), ">"), (("more", "than"), ">"), (("higher", "than"), ">"),
@@ -70,6 +73,9 @@ _PREFIX_OPS.sort(key=lambda item: -len(item[0]))
 _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("or", "more"), ">="), (("or", "higher"), ">="), (("or", "greater"), ">="),
     (("or", "above"), ">="), (("or", "over"), ">="), (("and", "above"), ">="),
+    (("and", "higher"), ">="), (("and", "greater"), ">="), (("and", "more"), ">="),
+    (("and", "lower"), "<="), (("and", "less"), "<="),
+    (("is", "exceeded"), ">"), (("are", "exceeded"), ">"),
     (("and", "over"), ">="), (("or", "longer"), ">="), (("or", "older"), ">="),
     (("or", "less"), "<="), (("or", "lower"), "<="), (("or", "fewer"), "<="),
     (("or", "below"), "<="), (("or", "under"), "<="), (("and", "below"), "<="),
@@ -103,7 +109,7 @@ _VERB_GAP = {
     "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
-    "set", "allowed", "permitted", "exceeding",
+    "set", "allowed", "permitted", "exceeding", "band", "window",
 }
 # Said instead of "never" between a modal and its comparison.
 _NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
@@ -312,6 +318,8 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
             (["for", "more", "than"], False), (["for", "longer", "than"], False),
             (["for", "over"], False), (["for", "in", "excess", "of"], False),
             (["for", "at", "least"], True), (["for", "a", "minimum", "of"], True),
+            (["for", "a", "period", "exceeding"], False),
+            (["period", "of", "more", "than"], False), (["period", "longer", "than"], False),
         ):
             if before[-len(pattern):] == pattern:
                 consumed = set(range(i - len(pattern), i + 1))
@@ -375,6 +383,8 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
         (["not", "between"], "outside"), (["not", "within"], "outside"),
         (["in", "the", "range", "of"], "between"), (["in", "the", "range"], "between"),
         (["within", "the", "range", "of"], "between"), (["within", "the", "range"], "between"),
+        (["in", "the", "band"], "between"), (["within", "the", "band"], "between"),
+        (["outside", "the", "band"], "outside"),
         (["between"], "between"), (["within"], "between"), (["from"], "between"),
         (["range", "of"], "between"),
     ):
@@ -490,6 +500,8 @@ def _is_modal(words: list[str], k: int) -> bool:
     word = words[k]
     if word in ("has", "have"):
         return k + 1 < len(words) and words[k + 1] == "to"
+    if word == "may":  # "may not exceed": a prohibition; "may exceed" says nothing
+        return k + 1 < len(words) and words[k + 1] == "not"
     return word in _MODALS
 
 
@@ -497,6 +509,8 @@ def _modal_before(words: list[str], k: int) -> bool:
     """A modal before position k, or an imperative "Do not" / "Never" opening the text."""
     if (k == 1 and words[0] in ("do", "don't")) or (k == 0 and words[0] == "never"):
         return True
+    if k > 0 and words[k - 1] == "may" and words[k] in ("not", "never"):
+        return True  # "may not exceed": a prohibition
     return any(w in _MODALS for w in words[max(0, k - 3):k])
 
 

@@ -31,6 +31,10 @@ _MID_CONDITIONAL = re.compile(
     r"in the event (?:that|of)|upon)\s+",
     re.IGNORECASE,
 )
+# Where an order applies, said before it without a number: "In the incident section, ...".
+_LEADING_PLACE = re.compile(r"^(?:in|at|on|inside|within)\s+(?:the|an?|each|every|any)\s+"
+                            r"[^,\d]{1,50},\s+", re.IGNORECASE)
+_MORE_ORDER = re.compile(r",\s*(?:and|then)\s+(?P<order>[^,]+)$", re.IGNORECASE)
 _MID_WHILE = re.compile(r"(?:,\s*|\s+)\b(?:while|whilst)\s+", re.IGNORECASE)
 # What a safety system does, said as a fact: with a condition, an order all the same.
 _INTERLOCK = re.compile(
@@ -84,7 +88,7 @@ _LABELLED_LIMIT = re.compile(
 _ORDER_FIRST = re.compile(
     r"^(?:report|notify|inform|call|page|alert|escalate|reject|discard|quarantine|isolate|"
     r"segregate|flag|record|log|repeat|retest|investigate|recheck|evacuate|withdraw|"
-    r"replace|remove|return)\b", re.IGNORECASE)
+    r"replace|remove|return|stop|switch off|shut down|disconnect)\b", re.IGNORECASE)
 # An order allowed only under a condition applies when the condition fails: "may only be
 # applied when ...", "Only release a batch when ...".
 _ONLY = re.compile(r"(?:^only\b|\b(?:may|can|shall|must|should|is to|are to)\s+only\b)",
@@ -125,9 +129,12 @@ _SEVERITY_PREFIX = re.compile(r"^(warning|caution|note|advisory|alarm|alert|dang
 # An alarm's name in capitals before its conditional text: "PAW HIGH – If the peak
 # airway pressure exceeds 40 mbar, ...".  Taken off only when a conditional opener
 # follows, so a parameter named in capitals ("N1: 104 % maximum") is never dropped.
+# A dash after the name ("PAW HIGH (high priority) - A peak airway pressure exceeding ...")
+# is taken before any sentence; a colon only before a conditional opener.
 _ALARM_LABEL = re.compile(
-    r"^(?!(?:NOTE|INFO|TIP|SEE)\b)[A-Z][A-Z0-9/&]*(?:[ -][A-Z0-9/&]+)*\s*(?:[–—:]|\s-)\s+"
-    r"(?=(?i:if|when|whenever|should|in case|in the event|unless|except)\b)")
+    r"^(?!(?:NOTE|INFO|TIP|SEE)\b)[A-Z][A-Za-z0-9/&]*(?:[ -][A-Z0-9/&]+)*\s*"
+    r"(?:(?:[–—]|\s-)\s+(?=[A-Z])|(?:[–—:]|\s-)\s+"
+    r"(?=(?i:if|when|whenever|should|in case|in the event|unless|except)\b))")
 # Prefixes that make a bare condition a rule: "Alarm: discharge pressure above 13 bar."
 _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "alert", "danger"})
 # What a condition's subject "is" or "does" when the sentence names a hazard rather than an
@@ -136,16 +143,17 @@ _ALERT_PREFIXES = frozenset({"warning", "caution", "alarm", "alert", "danger"})
 # follows (";", ":"): "Levels above 90 % indicate the tank is nearly full" stays a fact.
 _CONSEQUENCE = re.compile(
     r"\b(?:(?:indicates?|signals?|denotes?|signif(?:y|ies)|triggers?|sets? off|raises?|"
-    r"initiates?|causes?|results? in|leads? to|activates?|points? to|suggests?|"
+    r"initiates?|causes?|results? in|leads? to|activates?|points? to|suggests?|constitutes?|"
     r"(?:is|are)\s+(?:an?\s+)?(?:\w+\s+)?(?:indicators?|indications?|signs?|symptoms?))\b"
     r"(?=[^.;:]*?\b(?:fault|failure|malfunction|leak\w*|blockage|problem|danger\w*|"
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
-    r"slow ?down)\b|[^.]*[;:])|"
-    r"warrants?|calls? for|"
+    r"slow ?down|deviation|excursion|out of spec\w*)\b|[^.]*[;:])|"
+    r"warrants?|calls? for|trips?\s+the\b|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
-    r"(?:\w+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
+    r"out of (?:spec\w*|tolerance|limits?)|"
+    r"(?:[\w-]+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
     re.IGNORECASE)
 _WARNING_WORDS = re.compile(
     r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
@@ -313,6 +321,7 @@ def _extract_statement(
     label = _ALARM_LABEL.match(text)
     if label:
         text = text[label.end():]
+        severity_word = severity_word or "alarm"  # a named alarm: its condition is a rule
     body = text.rstrip().rstrip(".!;:").rstrip()
 
     exclusion = _exclusion(body)
@@ -423,6 +432,10 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             # "The controller shall, if the wind speed exceeds 25 m/s, stop the rotor."
             cond, rest = _split_condition_action(cond)
             action = f"{action} {_strip_then(rest)}".strip() if rest else action
+        more = _MORE_ORDER.search(cond)
+        if more and not find_comparisons(tokenize(more.group("order")), set()):
+            # "Suspect hyperthermia if C, and give dantrolene 2.5 mg/kg": the order goes on
+            cond, action = cond[:more.start()], f"{action} and {more.group('order')}"
         if _ONLY.search(action):  # "The brake may only be applied when X is below 2 rpm"
             return "if_not", cond, action, False
         return "if_then", cond, action, False
@@ -470,6 +483,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
             tokenize(body), set()):
         return "if_then", body, "", True
+    place = _LEADING_PLACE.match(body)
+    if place:  # "In the incident section, keep the air velocity at or above 2.5 m/s."
+        return _shape(body[place.end():])
     return None
 
 

@@ -681,3 +681,62 @@ def test_a_safety_action_for_as_long_as_a_condition_holds() -> None:
     found = extract(split_statements("The fan runs while the oil temperature is under 50 °C.\n",
                                      "m.txt"), PARAMS)
     assert found.rules == []
+
+
+def test_more_ways_to_say_a_threshold() -> None:
+    got = one("Stop the pump if the oil pressure reaches or exceeds 80 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">=", 80, "psi")
+    got = one("Start the fan once the oil temperature passes 90 °C.")
+    assert stripped(got["cond"]) == atom("temp", ">", 90, "degC")
+    got = one("Oil temperatures of 90 °C and higher call for a stop.")
+    assert stripped(got["cond"]) == atom("temp", ">=", 90, "degC")
+    got = one("If an oil pressure of 80 psi is exceeded, open the relief valve.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 80, "psi")
+    got = one("The oil pressure must be kept in the band 20 psi to 80 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", "between", [20, 80], "psi")}
+    got = one("The oil temperature may not exceed 150 °C.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("temp", "<=", 150, "degC")})
+    found = extract(split_statements("The oil temperature may exceed 150 °C during tests.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == []
+
+
+def test_a_period_exceeding_is_a_duration() -> None:
+    got = one("If the oil pressure stays higher than 80 psi for a period exceeding 5 s, "
+              "stop the pump.")
+    assert got["duration"] == (5.0, False)
+
+
+def test_named_alarms_orders_on_a_whose_clause_and_consequences_said_otherwise() -> None:
+    got = one("PRESS HIGH (high priority) - An oil pressure exceeding 80 psi opens the "
+              "relief valve.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 80, "psi")
+    got = one("OilT HIGH - If the oil temperature climbs above 90 °C, stop the pump.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", ">", 90, "degC"), "stop the pump")
+    got = one("Stop any pump whose oil pressure is greater than 80 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 80, "psi")
+    got = one("An oil pressure greater than 80 psi trips the pump breaker.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 80, "psi")
+    got = one("A humidity of 90 % and above is treated as a high-priority alarm.")
+    assert stripped(got["cond"]) == atom("humidity", ">=", 90, "percent")
+    got = one("Oil temperatures greater than 95 °C are considered out of specification; "
+              "stop the pump.")
+    assert got["action"] == "stop the pump"
+    got = one("An oil temperature above 95 °C constitutes a major deviation.")
+    assert stripped(got["cond"]) == atom("temp", ">", 95, "degC")
+    got = one("In the pump room, keep the oil pressure at or above 20 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", ">=", 20, "psi")}
+
+
+def test_an_order_that_goes_on_after_its_condition() -> None:
+    got = one("Stop the pump if the oil temperature is above 90 °C and the oil pressure is "
+              "below 20 psi, and call the engineer on duty.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        {"all": [atom("temp", ">", 90, "degC"), atom("pressure", "<", 20, "psi")]},
+        "Stop the pump and call the engineer on duty")
+    got = one("Stop the pump if the oil temperature is above 90 °C, and the oil pressure is "
+              "below 20 psi.")
+    assert stripped(got["cond"]) == {"all": [atom("temp", ">", 90, "degC"),
+                                             atom("pressure", "<", 20, "psi")]}
