@@ -575,6 +575,79 @@ domain("data_centre",
          lambda s: AND(lt(s, "generator_coolant_temperature", F2C(70)),
                        lt(s, "outside_air_temperature", F2C(14))), None)])
 
+# ---------------------------------------------------------------- anaesthesia_workstation
+# mmHg text -> kPa manifest (EtCO2: 50/8/60 mmHg = 6.666118/1.066579/7.999342 kPa; normal 35–45 mmHg =
+# 4.6663–5.9995 kPa); psi text -> kPa (35 psi = 241.31650 kPa); °C text -> degF (36.0/38.5 °C = 96.8/101.3 °F);
+# min text -> s (10 min = 600 s); cmH2O identical in text and manifest
+domain("anaesthesia_workstation",
+       {"etco2": (0, 20), "spo2": (0, 100), "fio2": (0, 100), "mac": (0, 5), "paw_peak": (-20, 120),
+        "o2_pipeline_pressure": (0, 1000), "heart_rate": (0, 300), "systolic_pressure": (0, 300),
+        "core_temperature": (77, 113), "battery_time": (0, 36000), "tof_ratio": (0, F("1.5"))},
+       [("climbs above 50 mmHg", lambda s: gt(s, "etco2", 50 * MMHG_KPA), None),
+        ("for over 30 seconds", lambda s: lt(s, "etco2", 8 * MMHG_KPA), 30),
+        ("Any SpO2 reading below 90 %", lambda s: lt(s, "spo2", 90), None),
+        # "is not permitted to fall below 25 %": violated below 25
+        ("not permitted to fall below 25 %", lambda s: lt(s, "fio2", 25), None),
+        # "should not exceed 1.5": violated above 1.5
+        ("should not exceed 1.5", lambda s: gt(s, "mac", F("1.5")), None),
+        ("drops to 0.7 or below", lambda s: le(s, "mac", F("0.7")), None),
+        ("exceeding 40 cmH2O", lambda s: gt(s, "paw_peak", 40), None),
+        ("reads less than 35 psi", lambda s: lt(s, "o2_pipeline_pressure", 35 * PSI_KPA), None),
+        ("140 bpm and above", lambda s: ge(s, "heart_rate", 140), None),
+        ("Give atropine 0.5 mg", lambda s: AND(lt(s, "heart_rate", 45), lt(s, "systolic_pressure", 90)), None),
+        # "must remain greater than 36.0 °C": violated at <= 96.8 °F
+        ("must remain greater than 36.0 °C", lambda s: le(s, "core_temperature", C2F(36)), None),
+        ("Suspect malignant hyperthermia",
+         lambda s: AND(gt(s, "core_temperature", C2F(F("38.5"))), gt(s, "etco2", 60 * MMHG_KPA)), None),
+        ("10 minutes or under", lambda s: le(s, "battery_time", 600), None),
+        ("Do not extubate the patient", lambda s: lt(s, "tof_ratio", F("0.9")), None)])
+
+# ---------------------------------------------------------------- tunnel_ventilation
+# °C text -> degF manifest (32/40/35/28 °C = 89.6/104/95/82.4 °F); m/s text -> km/h (2.5 m/s = 9 km/h);
+# V text -> kV (500/900 V = 0.5/0.9 kV); kA text -> A (6 kA = 6000 A); °C text -> K (150 °C = 423.15 K);
+# kΩ text -> MOhm (100 kΩ = 0.1 MOhm); rail potential V identical
+domain("tunnel_ventilation",
+       {"tunnel_air_temperature": (-40, 160), "outside_air_temperature": (-40, 50), "co_concentration": (0, 1000),
+        "tunnel_air_velocity": (0, 100), "fan_vibration": (0, 50), "line_voltage": (0, 2),
+        "feeder_current": (0, 20000), "transformer_winding_temperature": (200, 500),
+        "insulation_resistance": (0, 1000), "rail_potential": (-1000, 1000)},
+       [("passes 32 °C", lambda s: gt(s, "tunnel_air_temperature", C2F(32)), None),
+        ("40 °C and higher", lambda s: ge(s, "tunnel_air_temperature", C2F(40)), None),
+        ("Switch the shaft dampers to extract",
+         lambda s: AND(gt(s, "tunnel_air_temperature", C2F(35)), lt(s, "outside_air_temperature", 25)), None),
+        ("lies between 35 and", lambda s: between(s, "co_concentration", 35, 100), None),
+        ("reach or exceed 100 ppm", lambda s: ge(s, "co_concentration", 100), None),
+        # "keep the tunnel air velocity at or above 2.5 m/s": violated below 9 km/h
+        ("keep the tunnel air velocity at or above", lambda s: lt(s, "tunnel_air_velocity", F("2.5") * F("3.6")), None),
+        ("greater than 7.1 mm/s", lambda s: gt(s, "fan_vibration", F("7.1")), None),
+        # "must be kept in the band 500 V to 900 V": violated outside 0.5–0.9 kV
+        ("kept in the band 500 V to 900 V", lambda s: outside(s, "line_voltage", F("0.5"), F("0.9")), None),
+        ("greater than 6 kA", lambda s: gt(s, "feeder_current", 6000), None),
+        ("may not exceed 150 °C", lambda s: gt(s, "transformer_winding_temperature", C2K(150)), None),
+        ("lower than 100 kΩ", lambda s: lt(s, "insulation_resistance", F("0.1")), None),
+        ("for a period exceeding 5 s", lambda s: gt(s, "rail_potential", 120), 5)])
+
+# ---------------------------------------------------------------- bioreactor
+# °C text -> degF manifest (36.5/37.5/38.0/37.0/38.4 °C = 97.7/99.5/100.4/98.6/101.12 °F); °C text -> K
+# (121.0 °C = 394.15 K); bar text -> mbar (0.8/0.2 bar = 800/200 mbar); mmHg text -> kPa (150 mmHg = 19.998355 kPa)
+domain("bioreactor",
+       {"culture_temperature": (50, 140), "ph": (0, 14), "dissolved_oxygen": (0, 200),
+        "headspace_pressure": (-100, 3000), "agitator_speed": (0, 500), "pco2": (0, 50), "glucose": (0, 50),
+        "lactate": (0, 50), "viability": (0, 100), "sip_temperature": (273, 420)},
+       [("maintained within 36.5 °C to 37.5 °C",
+         lambda s: outside(s, "culture_temperature", C2F(F("36.5")), C2F(F("37.5"))), None),
+        ("A pH < 6.80 or > 7.20", lambda s: OR(lt(s, "ph", F("6.8")), gt(s, "ph", F("7.2"))), None),
+        ("DO values of 20 % or lower", lambda s: le(s, "dissolved_oxygen", 20), None),
+        ("If a headspace pressure of 0.8 bar is exceeded", lambda s: gt(s, "headspace_pressure", 800), None),
+        # "must not be increased beyond 150 rpm": violated above 150
+        ("must not be increased beyond 150 rpm", lambda s: gt(s, "agitator_speed", 150), None),
+        ("pCO2 values greater than 150 mmHg", lambda s: gt(s, "pco2", 150 * MMHG_KPA), None),
+        ("drops to below 2.0 g/L", lambda s: lt(s, "glucose", 2), None),
+        ("reduce the glucose feed rate by half", lambda s: AND(gt(s, "lactate", F("2.5")), gt(s, "glucose", 4)), None),
+        ("viability has fallen below 80 %", lambda s: lt(s, "viability", 80), None),
+        ("sustained for more than 10 minutes", lambda s: gt(s, "culture_temperature", C2F(38)), 600),
+        ("Restart the 30-minute hold", lambda s: lt(s, "sip_temperature", C2K(121)), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -1445,6 +1518,136 @@ Q = [
                            "dew_point": 8, "ups_load": 38, "ups_battery_temperature": 22, "battery_runtime": 600,
                            "utility_voltage": 11.0, "pdu_phase_current": 12, "fuel_autonomy": 4320,
                            "generator_coolant_temperature": 38}),   # everything normal
+ # anaesthesia_workstation (EtCO2 in kPa: 50/8/60 mmHg = 6.666118/1.066579/7.999342 kPa; O2 pipeline in kPa:
+ #   35 psi = 241.3165 kPa; core temperature in degF: 36.0/38.5 °C = 96.8/101.3 °F; battery time in s: 10 min = 600 s)
+ ("an-01", "anaesthesia_workstation", {"etco2": 6.666}),
+ ("an-02", "anaesthesia_workstation", {"etco2": 6.667}),
+ ("an-03", "anaesthesia_workstation", {"etco2": 55}),                 # an mmHg-sized reading: out of the kPa range
+ ("an-04", "anaesthesia_workstation", {"etco2": 5.3}),                # normally 35 to 45 mmHg: descriptive
+ ("an-05", "anaesthesia_workstation", {"etco2": 0.5}),                # duration rule: never in query
+ ("an-06", "anaesthesia_workstation", {"spo2": 90}),
+ ("an-07", "anaesthesia_workstation", {"spo2": 89.9}),
+ ("an-08", "anaesthesia_workstation", {"spo2": "nan", "fio2": 24}),
+ ("an-09", "anaesthesia_workstation", {"fio2": 25}),
+ ("an-10", "anaesthesia_workstation", {"fio2": 100, "spo2": 95}),     # pre-use step "FiO2 to 100 %"
+ ("an-11", "anaesthesia_workstation", {"mac": 1.5}),
+ ("an-12", "anaesthesia_workstation", {"mac": 1.51}),
+ ("an-13", "anaesthesia_workstation", {"mac": 0.7}),
+ ("an-14", "anaesthesia_workstation", {"mac": 0.71}),
+ ("an-15", "anaesthesia_workstation", {"paw_peak": 40}),
+ ("an-16", "anaesthesia_workstation", {"paw_peak": 40.1}),
+ ("an-17", "anaesthesia_workstation", {"paw_peak": 35}),              # pre-use step "rises to 30 cmH2O"
+ ("an-18", "anaesthesia_workstation", {"o2_pipeline_pressure": 241.3}),
+ ("an-19", "anaesthesia_workstation", {"o2_pipeline_pressure": 241.32}),
+ ("an-20", "anaesthesia_workstation", {"o2_pipeline_pressure": 345}), # nominally 50 psi (345 kPa)
+ ("an-21", "anaesthesia_workstation", {"heart_rate": 140}),
+ ("an-22", "anaesthesia_workstation", {"heart_rate": 139.9}),
+ ("an-23", "anaesthesia_workstation", {"heart_rate": 44.9, "systolic_pressure": 89.9}),
+ ("an-24", "anaesthesia_workstation", {"heart_rate": 45, "systolic_pressure": 80}),
+ ("an-25", "anaesthesia_workstation", {"heart_rate": 40, "systolic_pressure": 90}),
+ ("an-26", "anaesthesia_workstation", {"heart_rate": 40}),            # while-parameter absent
+ ("an-27", "anaesthesia_workstation", {"core_temperature": 96.8}),
+ ("an-28", "anaesthesia_workstation", {"core_temperature": 96.9}),
+ ("an-29", "anaesthesia_workstation", {"core_temperature": 101.3, "etco2": 8.0}),
+ ("an-30", "anaesthesia_workstation", {"core_temperature": 101.4, "etco2": 8.0}),
+ ("an-31", "anaesthesia_workstation", {"core_temperature": 101.4, "etco2": 7.9993}),
+ ("an-32", "anaesthesia_workstation", {"core_temperature": 101.4}),
+ ("an-33", "anaesthesia_workstation", {"core_temperature": 36.5}),    # a °C-sized reading: out of the degF range
+ ("an-34", "anaesthesia_workstation", {"battery_time": 600}),
+ ("an-35", "anaesthesia_workstation", {"battery_time": 601}),
+ ("an-36", "anaesthesia_workstation", {"battery_time": 6000}),        # "at least 90 minutes of operation": descriptive
+ ("an-37", "anaesthesia_workstation", {"tof_ratio": 0.9}),
+ ("an-38", "anaesthesia_workstation", {"tof_ratio": 0.89}),
+ ("an-39", "anaesthesia_workstation", {"etco2": 5.0, "spo2": 98, "fio2": 50, "mac": 1.0, "paw_peak": 18,
+                                       "o2_pipeline_pressure": 345, "heart_rate": 72, "systolic_pressure": 120,
+                                       "core_temperature": 97.5, "battery_time": 5400, "tof_ratio": 1.0}),   # all normal
+ # tunnel_ventilation (tunnel air temperature in degF: 32/40/35 °C = 89.6/104/95 °F; air velocity in km/h:
+ #   2.5 m/s = 9 km/h; line voltage in kV; feeder current in A: 6 kA = 6000 A; winding temperature in K:
+ #   150 °C = 423.15 K; insulation resistance in MOhm: 100 kΩ = 0.1 MOhm)
+ ("tv-01", "tunnel_ventilation", {"tunnel_air_temperature": 89.6}),
+ ("tv-02", "tunnel_ventilation", {"tunnel_air_temperature": 89.7}),
+ ("tv-03", "tunnel_ventilation", {"tunnel_air_temperature": 104}),
+ ("tv-04", "tunnel_ventilation", {"tunnel_air_temperature": 103.9}),
+ ("tv-05", "tunnel_ventilation", {"tunnel_air_temperature": 86}),     # typically 28 °C: descriptive
+ ("tv-06", "tunnel_ventilation", {"tunnel_air_temperature": 93.2}),   # procedure "dropped below 35 °C"
+ ("tv-07", "tunnel_ventilation", {"tunnel_air_temperature": 95.1, "outside_air_temperature": 24.9}),
+ ("tv-08", "tunnel_ventilation", {"tunnel_air_temperature": 95, "outside_air_temperature": 20}),
+ ("tv-09", "tunnel_ventilation", {"tunnel_air_temperature": 96, "outside_air_temperature": 25}),
+ ("tv-10", "tunnel_ventilation", {"tunnel_air_temperature": 96}),     # both-and: outside air absent
+ ("tv-11", "tunnel_ventilation", {"tunnel_air_temperature": 96, "outside_air_temperature": "nan"}),
+ ("tv-12", "tunnel_ventilation", {"co_concentration": 35}),
+ ("tv-13", "tunnel_ventilation", {"co_concentration": 34.9}),
+ ("tv-14", "tunnel_ventilation", {"co_concentration": 100}),
+ ("tv-15", "tunnel_ventilation", {"co_concentration": 100.1}),
+ ("tv-16", "tunnel_ventilation", {"tunnel_air_velocity": 9}),
+ ("tv-17", "tunnel_ventilation", {"tunnel_air_velocity": 8.9}),
+ ("tv-18", "tunnel_ventilation", {"tunnel_air_velocity": 3.6}),       # procedure "at least 1.0 m/s"
+ ("tv-19", "tunnel_ventilation", {"fan_vibration": 7.1}),
+ ("tv-20", "tunnel_ventilation", {"fan_vibration": 7.2}),
+ ("tv-21", "tunnel_ventilation", {"line_voltage": 0.5}),
+ ("tv-22", "tunnel_ventilation", {"line_voltage": 0.499}),
+ ("tv-23", "tunnel_ventilation", {"line_voltage": 0.9}),
+ ("tv-24", "tunnel_ventilation", {"line_voltage": 0.901}),
+ ("tv-25", "tunnel_ventilation", {"line_voltage": 0.6}),              # history "raised from 600 V to 750 V"
+ ("tv-26", "tunnel_ventilation", {"line_voltage": 750}),              # a V-sized reading: out of the kV range
+ ("tv-27", "tunnel_ventilation", {"feeder_current": 6000}),
+ ("tv-28", "tunnel_ventilation", {"feeder_current": 6001}),
+ ("tv-29", "tunnel_ventilation", {"feeder_current": 4000}),           # typically 3 to 4 kA: descriptive
+ ("tv-30", "tunnel_ventilation", {"feeder_current": 6}),              # a kA-sized reading: 6 A
+ ("tv-31", "tunnel_ventilation", {"transformer_winding_temperature": 423.15}),
+ ("tv-32", "tunnel_ventilation", {"transformer_winding_temperature": 423.2}),
+ ("tv-33", "tunnel_ventilation", {"transformer_winding_temperature": 160}),   # a °C-sized reading: out of the K range
+ ("tv-34", "tunnel_ventilation", {"insulation_resistance": 0.1}),
+ ("tv-35", "tunnel_ventilation", {"insulation_resistance": 0.099}),
+ ("tv-36", "tunnel_ventilation", {"rail_potential": 150}),            # duration rule: never in query
+ ("tv-37", "tunnel_ventilation", {"tunnel_air_temperature": 80, "outside_air_temperature": 18, "co_concentration": 5,
+                                  "tunnel_air_velocity": 12, "fan_vibration": 2.0, "line_voltage": 0.75,
+                                  "feeder_current": 2500, "transformer_winding_temperature": 350,
+                                  "insulation_resistance": 2.0, "rail_potential": 40}),
+ # (tv-37: everything normal)
+ # bioreactor (culture temperature in degF: 36.5/37.5/37.0/38.4 °C = 97.7/99.5/98.6/101.12 °F; SIP temperature
+ #   in K: 121.0 °C = 394.15 K; headspace pressure in mbar: 0.8 bar = 800 mbar; pCO2 in kPa: 150 mmHg = 19.998355 kPa)
+ ("br-01", "bioreactor", {"culture_temperature": 97.7}),
+ ("br-02", "bioreactor", {"culture_temperature": 97.6}),
+ ("br-03", "bioreactor", {"culture_temperature": 99.5}),
+ ("br-04", "bioreactor", {"culture_temperature": 99.6}),
+ ("br-05", "bioreactor", {"culture_temperature": 98.6}),               # setpoint 37.0 °C
+ ("br-06", "bioreactor", {"culture_temperature": 101.12}),             # history 38.4 °C; duration rule not in query
+ ("br-07", "bioreactor", {"culture_temperature": 37}),                 # a °C-sized reading: out of the degF range
+ ("br-08", "bioreactor", {"ph": 6.8}),
+ ("br-09", "bioreactor", {"ph": 6.79}),
+ ("br-10", "bioreactor", {"ph": 7.2}),
+ ("br-11", "bioreactor", {"ph": 7.21}),
+ ("br-12", "bioreactor", {"ph": 6.75}),                                # history "pH dropped to 6.75": one rule
+ ("br-13", "bioreactor", {"dissolved_oxygen": 20}),
+ ("br-14", "bioreactor", {"dissolved_oxygen": 20.1}),
+ ("br-15", "bioreactor", {"dissolved_oxygen": "nan"}),
+ ("br-16", "bioreactor", {"headspace_pressure": 800}),
+ ("br-17", "bioreactor", {"headspace_pressure": 801}),
+ ("br-18", "bioreactor", {"headspace_pressure": 200}),                 # procedure "headspace pressure to 0.2 bar"
+ ("br-19", "bioreactor", {"agitator_speed": 150}),
+ ("br-20", "bioreactor", {"agitator_speed": 151}),
+ ("br-21", "bioreactor", {"agitator_speed": 90}),                      # procedure "agitation to 90 rpm"
+ ("br-22", "bioreactor", {"pco2": 19.99}),
+ ("br-23", "bioreactor", {"pco2": 20.0}),
+ ("br-24", "bioreactor", {"pco2": 150}),                               # an mmHg-sized reading: out of the kPa range
+ ("br-25", "bioreactor", {"glucose": 2.0}),
+ ("br-26", "bioreactor", {"glucose": 1.99}),
+ ("br-27", "bioreactor", {"glucose": 5.5}),                            # typically 5 to 6 g/L: descriptive
+ ("br-28", "bioreactor", {"lactate": 2.6, "glucose": 4.1}),
+ ("br-29", "bioreactor", {"lactate": 2.5, "glucose": 5}),
+ ("br-30", "bioreactor", {"lactate": 3, "glucose": 4}),
+ ("br-31", "bioreactor", {"lactate": 3}),                              # but-parameter absent
+ ("br-32", "bioreactor", {"lactate": 3, "glucose": 1.5}),
+ ("br-33", "bioreactor", {"viability": 80}),
+ ("br-34", "bioreactor", {"viability": 79.9}),
+ ("br-35", "bioreactor", {"viability": 86, "glucose": 3.1, "lactate": 1.9}),   # history line of day 9
+ ("br-36", "bioreactor", {"sip_temperature": 394.15}),
+ ("br-37", "bioreactor", {"sip_temperature": 394.1}),
+ ("br-38", "bioreactor", {"sip_temperature": 121}),                    # a °C-sized reading: out of the K range
+ ("br-39", "bioreactor", {"culture_temperature": 98.6, "ph": 7.0, "dissolved_oxygen": 40, "headspace_pressure": 200,
+                          "agitator_speed": 90, "pco2": 8, "glucose": 4.5, "lactate": 1.2, "viability": 95,
+                          "sip_temperature": 298}),                    # everything normal
 ]
 
 # ======================================================================= replays
@@ -1509,6 +1712,15 @@ R = [
  ("rp-dc-rack-inlet", "data_centre", "replay/dc_rack_inlet.csv", ["rack_inlet_temperature"],
   [(0, 75), (60, 81), (300, 80.6), (400, 80.7), (700, 96), (800, 94), (1300, 85), (1301, 85), (1500, 80.6),
    (1600, 58), (1700, 59), (3600, 72)]),
+ ("rp-an-apnoea-co2", "anaesthesia_workstation", "replay/an_apnoea_co2.csv", ["etco2", "spo2"],
+  [(0, 5.0, 98), (10, 0.5, 98), (30, 1.2, 98), (40, 0.4, 98), (70, 0.3, 89), (70.5, 0.3, 89), (80, 1.0, 92),
+   (90, 1.1, 92), (100, 5.0, 97), (600, 5.2, 98)]),
+ ("rp-tv-rail-potential", "tunnel_ventilation", "replay/tv_rail_potential.csv", ["rail_potential", "line_voltage"],
+  [(0, 20, 0.75), (1, 130, 0.75), (3, 120, 0.75), (4, 125, 0.75), (6, 140, 0.48), (9, 150, 0.48), (9.5, 150, 0.5),
+   (12, 121, 0.75), (14, 120, 0.75), (15, 30, 0.92), (16, 30, 0.9), (300, 25, 0.75)]),
+ ("rp-br-temperature-excursion", "bioreactor", "replay/br_temperature_excursion.csv", ["culture_temperature"],
+  [(0, 98.6), (60, 100.6), (200, 100.4), (300, 100.5), (900, 101), (901, 101), (1000, 100.4), (1100, 99.5),
+   (1200, 97.6), (1300, 97.7), (3600, 98.6)]),
 ]
 
 def valid_state(dom, st):
