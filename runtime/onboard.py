@@ -289,8 +289,7 @@ class Daemon:
                 break
             if self._lane_unread:  # the stream must see them before this frame
                 self._lane_catch_up()
-            self._frame(lane.slow_frame(), peer, None, received)
-            self._lane_dirty = True
+            self._frame(lane.slow_frame(), peer, None, received)  # marks the lane dirty
         self._lane_peer = peer  # its counters are read once the replies are out
 
     def _lane_frames(self, t: float, n: int, eval_us: float) -> None:
@@ -406,6 +405,7 @@ class Daemon:
         self, t: float, values: dict[str, float], sender: str | None, received: float
     ) -> None:
         started = time.perf_counter()
+        self._lane_dirty = True  # even a refused sample may have moved the stream
         try:
             events = self.engine.step(t, values)
         except RulecError as exc:  # an unknown name or a non-number: drop the sample
@@ -424,7 +424,6 @@ class Daemon:
             )
             return
         done = time.perf_counter()
-        self._lane_dirty = True
         self._last_t = self._sample_t = t
         self._sample_mono = time.monotonic()
         self._seen.update(values)
