@@ -222,6 +222,14 @@ class DecoderStats:
 _STAT_FIELDS = tuple(f.name for f in fields(DecoderStats))  # the C counters' order too
 
 
+def add_wrapped(stats: object, names: tuple[str, ...], now: tuple[int, ...],
+                seen: tuple[int, ...]) -> None:
+    """Add to ``stats`` what uint32 C counters moved by since ``seen`` (they wrap)."""
+    for name, a, b in zip(names, now, seen, strict=True):
+        if a != b:
+            setattr(stats, name, getattr(stats, name) + ((a - b) & 0xFFFF_FFFF))
+
+
 class FrameDecoder:
     """Bounded, resynchronising stream decoder: bytes in, valid frames out.
 
@@ -294,9 +302,7 @@ class FrameDecoder:
                 stats.frames += (now[0] - seen[0]) & 0xFFFF_FFFF
                 self._c_seen = now
                 return
-            for name, a, b in zip(_STAT_FIELDS, now, seen, strict=True):
-                if a != b:
-                    setattr(stats, name, getattr(stats, name) + ((a - b) & 0xFFFF_FFFF))
+            add_wrapped(stats, _STAT_FIELDS, now, seen)
             self._c_seen = now
 
     def _feed_py(self, data: bytes | bytearray | memoryview) -> list[Frame]:

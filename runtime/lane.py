@@ -183,10 +183,7 @@ class LaneDecoder:
                d.type_errors, d.oversize, d.bytes_discarded, c.duplicates, c.missing,
                c.restarts)
         if now != self._seen:
-            names = (*_STAT_FIELDS, "duplicates", "packets_missing", "seq_restarts")
-            for name, a, b in zip(names, now, self._seen, strict=True):
-                if a != b:
-                    setattr(self._stats, name, getattr(self._stats, name) + ((a - b) & 0xFFFFFFFF))
+            wire.add_wrapped(self._stats, LaneStats.__slots__, now, self._seen)
             self._seen = now
         return self._stats
 
