@@ -22,12 +22,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/lane.c csrc/lane.h csrc/build_kernel.py \
+$(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/lane.c csrc/lane_io.c csrc/lane.h csrc/build_kernel.py \
 		csrc/rulec_proto.c csrc/rulec_proto.h csrc/build_proto.py
 	$(BIN)/python -m pip install --quiet -e .
 	@touch $@
 
-$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/lane.c csrc/lane.h csrc/build_kernel.py \
+$(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/lane.c csrc/lane_io.c csrc/lane.h csrc/build_kernel.py \
 		csrc/rulec_proto.c csrc/rulec_proto.h csrc/build_proto.py
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed
@@ -84,7 +84,7 @@ eval: $(BIN)/python
 # suites never call into C; test_fault_matrix_determinism and test_fuzz_regressions build
 # their own instrumented variants and are left out too.
 C_TESTS := $(wildcard $(addprefix tests/test_,$(addsuffix .py,kernel_c_paths box_index logic \
-	protocol_c protocol protocol_native engine onboard lane sim faults reloader replay proof \
+	protocol_c protocol protocol_native engine onboard lane lane_io sim faults reloader replay proof \
 	procedures time_validity graph_path bundle bundle_format pipeline kb_checks kb_commands \
 	cli links ccsds onboard_ccsds mavlink signing atomic_write reload_state_machine \
 	fault_matrix_bundle fault_matrix_sensors fault_matrix_links fault_matrix_overload)))

@@ -279,13 +279,31 @@ ffi.cdef(
     int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
                    int32_t *consumed);
     int32_t rl_write(rl_lane *lane, int32_t fd);
+
+    #define RL_SERVE_IDLE ...
+    #define RL_SERVE_RAN ...
+    #define RL_SERVE_READ ...
+    #define RL_SERVE_LINK ...
+    typedef struct {
+        int32_t n_read;
+        int32_t consumed;
+        int32_t run_status;
+        int32_t err;
+        double t_read;
+        double t_ran;
+        double t_done;
+    } rl_served;
+    int32_t rl_serve(rl_lane *lane, int32_t fd, int32_t watch_fd, int32_t timeout_ms,
+                     double spin_s, int32_t max_frames, int32_t min_wire, uint8_t *buf,
+                     int32_t cap, rl_served *out);
     """
 )
 
 ffi.set_source(
     "rulec.runtime._kernel",
     '#include "kernel.h"\n#include "logic.h"\n#include "lane.h"',
-    sources=[_rel(_HERE / name) for name in ("kernel.c", "logic.c", "lane.c", "rulec_proto.c")],
+    sources=[_rel(_HERE / name) for name in ("kernel.c", "logic.c", "lane.c", "lane_io.c",
+                                              "rulec_proto.c")],
     include_dirs=[_rel(_HERE)],
     depends=[_rel(_HERE / name) for name in ("kernel.h", "logic.h", "lane.h", "rulec_proto.h")],
     libraries=["m"] if os.name != "nt" else [],

@@ -170,4 +170,35 @@ int32_t rl_run(rl_lane *lane, const uint8_t *data, int32_t len, int32_t fast,
  */
 int32_t rl_write(rl_lane *lane, int32_t fd);
 
+/* rl_serve status (lane_io.c) */
+#define RL_SERVE_IDLE 0 /* nothing within the timeout, or a signal came: call again */
+#define RL_SERVE_RAN 1  /* n_read bytes read and run: run_status, consumed as rl_run's */
+#define RL_SERVE_READ 2 /* n_read bytes read, not run: more frames than max_frames */
+#define RL_SERVE_LINK 3 /* nothing read: an error, a hang-up, the end of the stream or
+                           the watched descriptor; the caller's link code reads it */
+
+/* What one rl_serve did; times are CLOCK_MONOTONIC seconds (Python's perf_counter). */
+typedef struct {
+    int32_t n_read;
+    int32_t consumed;
+    int32_t run_status;
+    int32_t err; /* errno of a failed poll or read, else 0 */
+    double t_read; /* read(2) returned */
+    double t_ran;  /* rl_run returned */
+    double t_done; /* the replies went to rl_write (t_ran when there were none) */
+} rl_served;
+
+/*
+ * Wait for fd to be readable (polling without sleep for spin_s seconds first, then
+ * sleeping up to timeout_ms), read at most cap bytes into buf, run them through the
+ * lane and, when every byte was taken (RL_DONE) and there are replies, rl_write them to
+ * fd.  watch_fd (or -1) is a second descriptor whose readiness returns RL_SERVE_LINK
+ * (a listener with a connection waiting).  With max_frames > 0, a read that may hold
+ * more than max_frames frames (bytes / min_wire, with the decoder's partial frame) is
+ * left unrun for the caller's overload bound.  POSIX; elsewhere RL_E_ARG.
+ */
+int32_t rl_serve(rl_lane *lane, int32_t fd, int32_t watch_fd, int32_t timeout_ms,
+                 double spin_s, int32_t max_frames, int32_t min_wire, uint8_t *buf,
+                 int32_t cap, rl_served *out);
+
 #endif /* RULEC_LANE_H */

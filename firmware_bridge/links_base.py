@@ -80,6 +80,7 @@ class Link:
     """Base of all links: open/close, bounded read, write, queued state events."""
 
     name = "link"
+    max_read = DEFAULT_MAX_READ  # the most one read takes
 
     def __init__(self) -> None:
         self.events: deque[LinkEvent] = deque(maxlen=256)
@@ -107,6 +108,16 @@ class Link:
         """The OS descriptor a stream link's replies may be written to directly (one
         ``write(2)``, the rest through ``write``), or None: go through ``write``."""
         return None
+
+    def read_fds(self) -> tuple[int, int] | None:
+        """Descriptors a caller may wait on and read itself instead of ``read``: the data
+        descriptor and one more to watch (-1: none) whose readiness means "call read",
+        or None (read only through ``read``).  Whatever is unusual (an error, a hang-up,
+        the end of the stream) is left for ``read`` to find and report."""
+        return None
+
+    def note_read(self, n: int) -> None:
+        """``n`` bytes were read from ``read_fds``' descriptor outside ``read``."""
 
     def _event(self, state: str, **kw: object) -> None:
         self.events.append(LinkEvent(state, self.name, **kw))  # type: ignore[arg-type]

@@ -112,6 +112,10 @@ class SerialLink(Link):
     def write_fd(self, peer: str | None = None) -> int | None:
         return self._fd if self._port is not None else None
 
+    def read_fds(self) -> tuple[int, int] | None:
+        fd = self._fd if self._port is not None else None
+        return None if fd is None else (fd, -1)
+
     def write(self, data: bytes, peer: str | None = None) -> bool:
         port = self._port
         if port is None:

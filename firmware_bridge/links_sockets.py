@@ -156,6 +156,15 @@ class TcpListenLink(Link):
         client = self._client
         return None if client is None else client.fileno()
 
+    def read_fds(self) -> tuple[int, int] | None:
+        client, listener = self._client, self._listener
+        if client is None or listener is None:
+            return None  # accepting a connection is read's job
+        return client.fileno(), listener.fileno()  # a new connection: read decides
+
+    def note_read(self, n: int) -> None:
+        self._last_rx = self._clock()
+
     def write(self, data: bytes, peer: str | None = None) -> bool:
         client = self._client
         if client is None:

@@ -88,6 +88,14 @@ class LinkSupervisor:
         """The link's descriptor for direct writes (``Link.write_fd``) while it is open."""
         return self.link.write_fd(peer) if self._open else None
 
+    def read_fds(self) -> tuple[int, int] | None:
+        """The link's descriptors for reading outside ``read`` (``Link.read_fds``) while it
+        is open; after anything unusual there, ``read`` finds and reports it."""
+        return self.link.read_fds() if self._open else None
+
+    def note_read(self, n: int) -> None:
+        self.link.note_read(n)
+
     def events(self) -> list[LinkEvent]:
         """State changes since the last call, link-specific ones included, in order."""
         out = self._events

@@ -23,6 +23,8 @@ fault): ``take_events`` brings the stream's dictionaries up to date after a call
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -44,6 +46,11 @@ _STAT_FIELDS = ("frames", "crc_errors", "length_errors", "cobs_errors", "version
 _LANE_COUNTS = ("duplicates", "missing", "restarts")
 _FAULT_CODES = {"not a number": 1, "infinite": 2, "below range": 3, "above range": 4,
                 "stale": 5}  # the stream's reasons as lane.h's RL_FAULT_*
+
+
+# rl_serve's times are CLOCK_MONOTONIC, which is perf_counter's clock on Linux
+_SAME_CLOCK = (time.get_clock_info("perf_counter").implementation
+               == "clock_gettime(CLOCK_MONOTONIC)")
 
 
 def lane_module() -> ModuleType | None:
@@ -226,6 +233,12 @@ class Lane:
         c.out, c.out_cap = self._out, len(self._out)
         c.reply_start, c.events, c.events_cap = self._reply_start, self._events, EVENTS_CAP
         self._out_view = self.ffi.buffer(self._out)
+        self.served = self.ffi.new("rl_served *")
+        self._read_buf = self.ffi.new("uint8_t[]", 1)
+        self.SERVE_IDLE: int = self.lib.RL_SERVE_IDLE
+        self.SERVE_RAN: int = self.lib.RL_SERVE_RAN
+        self.SERVE_READ: int = self.lib.RL_SERVE_READ
+        self.SERVE_LINK: int = self.lib.RL_SERVE_LINK
         self.rules: LaneRules | None = None
         self.taken = 0  # frames evaluated in C so far
         self.use(engine, channels)
@@ -330,6 +343,31 @@ class Lane:
             raise RuntimeError(f"the fast lane failed with status {status}")
         self.taken += self.c.n_fast
         return status, int(self._consumed[0])
+
+    def serve(self, fd: int, watch_fd: int, timeout_s: float, spin_s: float,
+              max_frames: int, min_wire: int) -> int:
+        """Wait for ``fd``, read it, run what came and write the replies, in one C call
+        (``csrc/lane_io.c``): an ``RL_SERVE_*`` status, the details in ``served``."""
+        lib, got = self.lib, self.served
+        timeout_ms = max(0, min(int(math.ceil(timeout_s * 1000.0)), 2**31 - 1))
+        status = lib.rl_serve(self.c, fd, watch_fd, timeout_ms, spin_s, max_frames, min_wire,
+                              self._read_buf, len(self._read_buf), got)
+        if status < 0 or (status == lib.RL_SERVE_RAN and got.run_status < 0):
+            raise RuntimeError(f"the fast lane failed with status {min(status, got.run_status)}")
+        if status == lib.RL_SERVE_RAN:
+            self.taken += self.c.n_fast
+        if not _SAME_CLOCK and status in (lib.RL_SERVE_RAN, lib.RL_SERVE_READ):
+            got.t_read = got.t_ran = got.t_done = time.perf_counter()  # no finer times here
+        return int(status)
+
+    def read_buffer(self, size: int) -> None:
+        """Room for one read of ``size`` bytes (the link's largest read) for ``serve``."""
+        if len(self._read_buf) != size:
+            self._read_buf = self.ffi.new("uint8_t[]", max(size, 1))
+
+    def bytes_read(self) -> bytes:
+        """What the last ``serve`` read."""
+        return bytes(self.ffi.buffer(self._read_buf, self.served.n_read))
 
     def write(self, fd: int) -> int:
         """The last call's replies to ``fd`` with one ``write(2)``: the bytes it took."""

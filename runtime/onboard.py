@@ -110,6 +110,8 @@ class Daemon:
         self._lane = (Lane.for_engine(self.engine, self._channels)
                       if fast_lane and self._cobs and self.binary
                       and not isinstance(self.link, UdpListenLink) else None)
+        if self._lane is not None:
+            self._lane.read_buffer(self.link.max_read)
         self._lane_dirty = True  # the stream or the clock moved in Python: sync first
         self._lane_peer: Peer | None = None
         self._lane_unread = False  # the last lane call's events are not in the stream yet
@@ -149,10 +151,8 @@ class Daemon:
                 if stop is not None and stop.is_set():
                     self._stop_reason = "stop event"
                     break
-                chunks = self._read()
-                self._link_events()
-                for chunk in chunks:
-                    self._on_chunk(chunk, time.perf_counter())
+                if not self._serve():
+                    self._read_chunks(self._read())
                 self._link_events()
                 self._housekeeping(time.monotonic())
         finally:
@@ -174,6 +174,50 @@ class Daemon:
                     return chunks
         return self.supervisor.read(self.config.read_timeout_s)
 
+    def _read_chunks(self, chunks: list[Chunk]) -> None:
+        self._link_events()  # a link coming up is logged before what it brought
+        for chunk in chunks:
+            self._on_chunk(chunk, time.perf_counter())
+
+    def _serve(self) -> bool:
+        """Wait, read, evaluate and answer in one C call (``Lane.serve``) when the link
+        lets the lane read it; False: read in Python.  What the call does not finish
+        (a frame for Python, the overload bound, anything unusual on the link) is
+        finished here as a chunk read in Python would be."""
+        lane = self._lane
+        if lane is None:
+            return False
+        fds = self.supervisor.read_fds()
+        if fds is None:
+            return False
+        peer = self._peer(None)
+        if self._lane_dirty:
+            self._lane_sync()
+        config, tx, c = self.config, self.tx, lane.c
+        c.tx_seq = tx.seq
+        status = lane.serve(fds[0], fds[1], config.read_timeout_s, config.busy_poll_s,
+                            config.max_frames_per_read, MIN_WIRE_FRAME)
+        tx.seq = c.tx_seq
+        if status == lane.SERVE_IDLE:
+            return True
+        if status == lane.SERVE_LINK:
+            self._read_chunks(self.supervisor.read(0.0))
+            return True
+        got = lane.served
+        self.supervisor.note_read(got.n_read)
+        data = lane.bytes_read()
+        if status == lane.SERVE_READ:
+            self._on_chunk(Chunk(data), got.t_read)
+            return True
+        tx.batch, self._lat_batch = [], []
+        self.log.hold()
+        try:
+            self.counters.add("bytes_in", len(data))
+            self._lane_chunk(data, peer, got.t_read, served=True)
+        finally:
+            self._end_chunk(got.t_read, got.t_done if got.run_status == lane.DONE else None)
+        return True
+
     def _known(self, name: str) -> bool:
         return self.engine.knows(name)
 
@@ -190,14 +234,17 @@ class Daemon:
         finally:
             self._end_chunk(received)
 
-    def _end_chunk(self, received: float) -> None:
+    def _end_chunk(self, received: float, sent: float | None = None) -> None:
+        """Write what the chunk left to write and take its latencies: ``sent`` is when
+        C wrote its replies, when it did (all of them: nothing is left in the batch)."""
         tx = self.tx
         batch, tx.batch = tx.batch, None
         evals, self._lat_batch = self._lat_batch, None
         if batch:
             self._tx_write(batch)
+            sent = None
         if evals:
-            e2e_us = (time.perf_counter() - received) * 1e6
+            e2e_us = ((time.perf_counter() if sent is None else sent) - received) * 1e6
             for eval_us in evals:
                 self.counters.latency(eval_us, e2e_us)
         if self._lane_unread:
@@ -251,12 +298,14 @@ class Daemon:
 
     # ------------------------------------------------------------ the fast lane
 
-    def _lane_chunk(self, data: bytes, peer: Peer, received: float) -> None:
+    def _lane_chunk(self, data: bytes, peer: Peer, received: float,
+                    served: bool = False) -> None:
         """A chunk through the C lane; the frames it hands back go the Python way.
 
         Before the replies are written only they are taken from C; the events behind
         them reach the stream and the log after the write (``_end_chunk``), unless a
-        frame handed back needs the stream up to date first.
+        frame handed back needs the stream up to date first.  ``served``: the lane read
+        the chunk itself and its first call has run (and written) already.
         """
         lane = self._lane
         assert lane is not None
@@ -266,18 +315,22 @@ class Daemon:
         pos = 0
         fd = self.supervisor.write_fd(None)
         while True:
-            if self._lane_dirty:
-                self._lane_sync()
-            c.tx_seq = tx.seq
-            started = time.perf_counter()
-            status, used = lane.run(data, pos)
-            done = time.perf_counter()
-            tx.seq = c.tx_seq
+            if served:
+                got = lane.served
+                status, used, started, done = got.run_status, got.consumed, got.t_read, got.t_ran
+            else:
+                if self._lane_dirty:
+                    self._lane_sync()
+                c.tx_seq = tx.seq
+                started = time.perf_counter()
+                status, used = lane.run(data, pos)
+                done = time.perf_counter()
+                tx.seq = c.tx_seq
             pos += used
             n = c.n_fast
             if n:
                 if c.n_events:
-                    if fd is not None and not batch and status == lane.DONE:
+                    if fd is not None and not batch and status == lane.DONE and not served:
                         lane.write(fd)  # one write(2) from C; earlier replies go first
                     written, rest = lane.replies()
                     if written:
@@ -285,6 +338,7 @@ class Daemon:
                     batch += rest
                     self._lane_unread = True
                 self._lane_frames(c.last_t, n, (done - started) * 1e6 / n)
+            served = False
             if status != lane.SLOW:
                 break
             if self._lane_unread:  # the stream must see them before this frame
