@@ -15,6 +15,10 @@ and carry no parameter a link loss marked stale; whose raises and clears have fr
 that fit, and not more of them than one call holds.  On-delays, off-delays, latches
 and deadbands run in C as in the stream.
 
+Where the link lets it (``Link.read_fds``), ``serve`` also waits for the link, reads
+it and writes the replies in the same C call (``csrc/lane_io.c``), so that Python runs
+only once the replies are out.
+
 The lane shares the stream's value and time arrays (``array('d')``) and keeps its own
 copy of the rest (raised, acknowledged, timing and waiting rules, each parameter's
 fault): ``take_events`` brings the stream's dictionaries up to date after a call, and
