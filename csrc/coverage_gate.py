@@ -70,13 +70,6 @@ UNREACHABLE: dict[tuple[str, str], tuple[int, str]] = {
         "untrack is called only for a rule that is raised or timing, and every such "
         "rule is on the tracked list (track, untrack and Lane.sync keep it so)",
     ),
-    ("csrc/lane_io.c", "if (got < 0 && (errno == EAGAIN || errno == EINTR))"): (
-        2,
-        "read(2) fails with EAGAIN or EINTR only when poll(2) said the descriptor was "
-        "readable and another reader took the bytes in between (EINTR: a blocking "
-        "descriptor then waited and a signal came); the daemon is its link's only reader, "
-        "and no test can place another read in that window reliably",
-    ),
     ("csrc/rulec_proto.c", "if (w->overflow || w->pos > w->cap)"): (
         1,
         "every byte cw_put stores lies below pos and an unstored final code slot is "

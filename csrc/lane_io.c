@@ -75,9 +75,8 @@ int32_t rl_serve(rl_lane *lane, int32_t fd, int32_t watch_fd, int32_t timeout_ms
     got = read(fd, buf, (size_t)cap);
     out->t_read = now_s();
     if (got <= 0) {
-        if (got < 0 && (errno == EAGAIN || errno == EINTR)) /* (EWOULDBLOCK is EAGAIN) */
-            return RL_SERVE_IDLE; /* another reader took the bytes first: wait again */
-        /* the end of the stream or an error: the link reads it again and says so */
+        /* the end of the stream, an error, or bytes another reader took first (EAGAIN,
+           EINTR): the link's own read looks again and says what it finds */
         out->err = got < 0 ? errno : 0;
         return RL_SERVE_LINK;
     }
