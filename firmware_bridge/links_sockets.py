@@ -124,7 +124,13 @@ class TcpListenLink(Link):
     def read(self, timeout: float) -> list[Chunk]:
         if self._listener is None:
             raise LinkError(f"{self.name} is not listening")
-        watch = [self._listener] if self._client is None else [self._client, self._listener]
+        client = self._client
+        if client is None:
+            watch = [self._listener]
+        elif self._takeover_due():
+            watch = [client, self._listener]
+        else:  # a connection waiting behind an active one waits without waking us
+            watch = [client]
         try:
             ready, _, _ = select.select(watch, [], [], timeout)
         except OSError as exc:
@@ -160,7 +166,11 @@ class TcpListenLink(Link):
         client, listener = self._client, self._listener
         if client is None or listener is None:
             return None  # accepting a connection is read's job
-        return client.fileno(), listener.fileno()  # a new connection: read decides
+        # once the current connection is silent, a waiting one is read's to take over
+        return client.fileno(), (listener.fileno() if self._takeover_due() else -1)
+
+    def _takeover_due(self) -> bool:
+        return self._clock() - self._last_rx > self.takeover_s
 
     def note_read(self, n: int) -> None:
         self._last_rx = self._clock()

@@ -252,6 +252,30 @@ def test_tcp_listener_one_connection_at_a_time() -> None:
     link.close()
 
 
+def test_a_connection_waiting_behind_an_active_one_does_not_wake_the_reader() -> None:
+    link = TcpListenLink("127.0.0.1", 0, takeover_s=0.5)
+    link.open()
+    first = socket.create_connection(link.address)
+    accept(link)
+    first.sendall(b"x")
+    assert read_until(link, 1) == b"x"
+    second = socket.create_connection(link.address)
+    with first, second:
+        fds = link.read_fds()
+        assert fds is not None and fds[1] == -1  # the listener is not watched yet
+        start = time.monotonic()
+        assert link.read(0.2) == []  # waits its timeout instead of spinning on the backlog
+        assert time.monotonic() - start >= 0.15
+        time.sleep(0.4)  # now the first has been silent past takeover_s
+        fds = link.read_fds()
+        assert fds is not None and fds[1] >= 0
+        deadline = time.monotonic() + 2
+        while link.peer != _local(second) and time.monotonic() < deadline:
+            link.read(0.05)
+        assert link.peer == _local(second)
+    link.close()
+
+
 def accept(link: TcpListenLink) -> None:
     deadline = time.monotonic() + 3
     while not link.connected and time.monotonic() < deadline:
