@@ -10,6 +10,8 @@ identifiers (`REQ-BMS-001`, `12-lead`) are not numbers here.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -173,30 +175,42 @@ def tokenize(text: str) -> list[Token]:
     """Words, numbers with their units, symbols and punctuation, with character spans."""
     tokens: list[Token] = []
     pos = 0
-    while True:
-        match = _TOKEN.search(text, pos)
-        if not match:
-            break
+    # The matches of _TOKEN from pos on, as a search from each token's end would find
+    # them; taken again from a unit's end when a number's unit is read past its match.
+    matches = _TOKEN.finditer(text)
+    while (match := next(matches, None)) is not None:
+        start, end = match.span()
         kind = match.lastgroup or "word"
-        tok = Token(kind, match.group(0), match.start(), match.end(), gap=text[pos:match.start()])
-        pos = match.end()
-        if kind == "word" and tok.low in _NUMBER_WORDS and _number_word_position(tokens):
+        word = match.group()
+        tok = Token(kind, word, start, end, None, None, text[pos:start])
+        pos = end
+        low = word.lower()
+        if kind == "word" and low in _NUMBER_WORDS and _number_word_position(tokens):
             # "the flow rate is zero": a number written as a word, after a comparison
             kind = tok.kind = "num"
         if kind == "num":
-            tok.value = (Decimal(_NUMBER_WORDS[tok.low]) if tok.low in _NUMBER_WORDS
-                         else parse_decimal(tok.text))
+            tok.value = (Decimal(_NUMBER_WORDS[low]) if low in _NUMBER_WORDS
+                         else parse_decimal(word))
             found = match_unit_phrase(text, pos)
             if found is not None:
                 tok.unit, unit_end = found
                 tok.end = pos = unit_end
                 pos = _skip_dual_unit(text, pos)
+                matches = _TOKEN.finditer(text, pos)
         tokens.append(tok)
     return tokens
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# What a number token holds: a digit or a number word (also inside a longer word here).
+_NUMBER_LIKE = re.compile(r"\d|" + "|".join(_NUMBER_WORDS), re.IGNORECASE)
+
+
+def may_hold_number(text: str) -> bool:
+    """False when ``tokenize(text)`` cannot give a number token (no digit, no number
+    word): a cheap test before tokenising a text only to look for comparisons."""
+    return _NUMBER_LIKE.search(text) is not None
 
 
 def _number_word_position(tokens: list[Token]) -> bool:
@@ -215,11 +229,14 @@ def parse_decimal(text: str) -> Decimal:
 def _skip_dual_unit(text: str, pos: int) -> int:
     """`118 °C (245 °F)`: the bracketed second unit restates the first; skip it.  A unit
     rulec does not convert counts too (`0.8 m³ (5 bbl)`): it only restates."""
-    match = re.match(r"\s*\(\s*[+\-−]?[\d,]+(?:\.\d+)?\s*([^()\d]{1,25})\)", text[pos:])
-    if match and (match_unit_phrase(text, pos + match.start(1)) is not None
+    match = _DUAL_UNIT.match(text, pos)
+    if match and (match_unit_phrase(text, match.start(1)) is not None
                   or _UNIT_WORD.fullmatch(match.group(1).strip())):
-        return pos + match.end()
+        return match.end()
     return pos
+
+
+_DUAL_UNIT = re.compile(r"\s*\(\s*[+\-−]?[\d,]+(?:\.\d+)?\s*([^()\d]{1,25})\)")
 
 
 # One unit-like word in such a bracket: "bbl", "psig", "US gal" is two words and stays.
@@ -236,9 +253,11 @@ def parse_condition(
 
     `trailing_action`: the text goes on with the action after the last comparison
     ("Patients with X above N require ..."), so words there are not condition."""
-    tokens = tokenize(text)
-    duration, consumed = _find_duration(tokens)
-    atoms = find_comparisons(tokens, consumed)
+    read_tokens, read_duration, read_consumed, found = _read_comparisons(text)
+    # Copies of what the steps below fill in or might change; tokens are only read.
+    tokens = list(read_tokens)
+    duration, consumed = copy.copy(read_duration), set(read_consumed)
+    atoms = [_copied(atom) for atom in found]
     problems: list[str] = []
     if not atoms:
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
@@ -271,6 +290,25 @@ def parse_condition(
         start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
         problems=problems,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_comparisons(text: str) -> tuple[tuple[Token, ...], Duration | None, frozenset[int],
+                                          tuple[FoundAtom, ...]]:
+    """The tokens, duration and comparisons of a condition text, before any parameter is
+    named.  A pure function of the text, so cached: the same condition texts come back in
+    statement after statement (and input after input when fuzzing)."""
+    tokens = tokenize(text)
+    duration, consumed = _find_duration(tokens)
+    atoms = find_comparisons(tokens, consumed)
+    return tuple(tokens), duration, frozenset(consumed), tuple(atoms)
+
+
+def _copied(atom: FoundAtom) -> FoundAtom:
+    """``copy.copy(atom)`` without the copy protocol's cost: its fields are its __dict__."""
+    new = object.__new__(FoundAtom)
+    new.__dict__.update(atom.__dict__)
+    return new
 
 
 _RELATIVE = frozenset({"where", "which", "who", "whom", "whose", "that"})

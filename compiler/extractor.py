@@ -10,12 +10,19 @@ like a rule is reported with file, line and reason.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rulec.compiler.conditions import ParsedCondition, find_comparisons, parse_condition, tokenize
+from rulec.compiler.conditions import (
+    ParsedCondition,
+    find_comparisons,
+    may_hold_number,
+    parse_condition,
+    tokenize,
+)
 from rulec.compiler.parameters import ParameterTable
 from rulec.compiler.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.statements import Statement
@@ -100,6 +107,8 @@ _MIN_MAX_PAIR = re.compile(
     r"^(?P<phrase>[^:]{2,60}?)\s*:\s*(?:min(?:imum)?\.?)\s*(?P<lo>[+\-−]?\d[^,;]*?)\s*[,;]\s*"
     r"(?:max(?:imum)?\.?)\s*(?P<hi>[+\-−]?\d.*)$", re.IGNORECASE)
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
+# What every kind word of _MAX_MIN, _MAX_MIN_AFTER and _MIN_MAX_PAIR holds.
+_LIMIT_WORD = re.compile(r"max|min|limit", re.IGNORECASE)
 _LEADING_COMPARISON = re.compile(
     r"^(?:above|below|over|under|beyond|at or above|at or below|less than|more than|"
     r"between|outside)\s+[+\-−]?\d", re.IGNORECASE)
@@ -163,6 +172,22 @@ _CAUTION_WORDS = re.compile(
     r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(the|a|an|all|any|both|each)\b", re.IGNORECASE)
+# Small patterns of the functions below, compiled once.
+_DIGIT = re.compile(r"\d")
+_SPACES = re.compile(r"\s+")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_NEGATION = re.compile(r"\b(not|never|cannot|prohibited|forbidden)\b", re.IGNORECASE)
+_COMMA_CUT = re.compile(r",(?!\d{3})\s*")
+_COMMA = re.compile(r",(?!\d{3})")
+_CLAUSE_END = re.compile(r",(?!\d{3})\s*|\s+then\s+")
+_JOINED_CLAUSE = re.compile(r"(and|or|while|with|unless|either|nor)\b", re.IGNORECASE)
+_LEADING_NUMBER = re.compile(r"[+\-−]?\d")
+_CONSEQUENCE_SPLIT = re.compile(r"\s*[;:]\s*|\s*[,.]\s*(?=then\b)|\s+[-–—]\s+")
+_THEN = re.compile(r"^(then)\s+", re.IGNORECASE)
+_LEADING_BRACKET = re.compile(r"^(?:\([^)]*\)\s*)")
+_TRAILING_RELATIVE = re.compile(r"\b(with|having|who have|whose|that have|where)\s*$",
+                                re.IGNORECASE)
+_LEADING_BE = re.compile(r"^be\s+")
 
 
 @dataclass
@@ -255,6 +280,8 @@ def _procedures(
 
 def _max_min(body: str) -> re.Match[str] | None:
     """A limitation line: "Maximum fuel temperature: +54 °C", also with dotted leaders."""
+    if not _LIMIT_WORD.search(body):
+        return None  # no kind word: neither pattern can match (trying them costs ~10 µs)
     body = _LEADER.sub(": ", body)
     return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
 
@@ -288,30 +315,30 @@ def _conditional_title(text: str) -> bool:
     """A list introduced by a condition is a rule that starts it: "If the system A
     pressure drops below 1,500 psi for more than 10 seconds, accomplish the following:"."""
     cleaned = _clean(text)
-    return bool(_LEADING_CONDITIONAL.match(cleaned)) and bool(
-        find_comparisons(tokenize(cleaned), set()))
+    return bool(_LEADING_CONDITIONAL.match(cleaned)) and _has_comparison(cleaned)
 
 
 def _looks_like_rule(text: str) -> bool:
     cleaned = _clean(text)
     if _LEADING_CONDITIONAL.match(cleaned) or _MID_CONDITIONAL.search(cleaned):
-        return bool(find_comparisons(tokenize(cleaned), set()))
-    return bool(_RULE_WORDS.search(cleaned) or _CONSEQUENCE.search(cleaned)) and bool(
-        find_comparisons(tokenize(cleaned), set()))
+        return _has_comparison(cleaned)
+    return bool(_RULE_WORDS.search(cleaned) or _CONSEQUENCE.search(cleaned)) and (
+        _has_comparison(cleaned))
 
 
 # ---------------------------------------------------------------- one statement
 
 
-def _extract_statement(
-    st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
-    list_title: str | None = None,
-) -> None:
-    text = _PARENTHETICAL.sub("", _clean(st.parse_text or st.text))
+@functools.lru_cache(maxsize=4096)
+def _statement_body(text: str) -> tuple[str | None, str | None, str]:
+    """(requirement id, severity word, body) of a statement's text: its markup, clause
+    number, label and prefixes taken off.  Cached, as every step is a pure function of
+    the text (a fuzzing campaign reads the same sentences over and over)."""
+    text = _PARENTHETICAL.sub("", _clean(text))
     text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
     req = _REQ_ID.match(text)
     req_id = None
-    if req and re.search(r"\d", req.group("id")):
+    if req and _DIGIT.search(req.group("id")):
         req_id, text = req.group("id"), text[req.end():]
     severity_word = None
     prefix = _SEVERITY_PREFIX.match(text)
@@ -322,7 +349,14 @@ def _extract_statement(
     if label:
         text = text[label.end():]
         severity_word = severity_word or "alarm"  # a named alarm: its condition is a rule
-    body = text.rstrip().rstrip(".!;:").rstrip()
+    return req_id, severity_word, text.rstrip().rstrip(".!;:").rstrip()
+
+
+def _extract_statement(
+    st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
+    list_title: str | None = None,
+) -> None:
+    req_id, severity_word, body = _statement_body(st.parse_text or st.text)
 
     exclusion = _exclusion(body)
     if exclusion is not None:
@@ -336,9 +370,8 @@ def _extract_statement(
 
     labelled = _LABELLED_LIMIT.match(body) if list_title else None
     shape = (("if_then", f"{labelled.group('label')} is {labelled.group('cond')}", list_title,
-              False) if labelled and list_title else _shape(body))
-    if shape is None and severity_word in _ALERT_PREFIXES and find_comparisons(
-            tokenize(body), set()):
+              False) if labelled and list_title else _body_shape(body))
+    if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
     if shape is None:
         out.descriptive.append(st)
@@ -371,9 +404,7 @@ def _extract_statement(
         elif _PROHIBITION.match(body):
             kind, action = "constraint", body
         elif _RULE_WORDS.search(action):
-            kind = "constraint" if re.search(
-                r"\b(not|never|cannot|prohibited|forbidden)\b", action, re.IGNORECASE
-            ) else "if_then"
+            kind = "constraint" if _NEGATION.search(action) else "if_then"
         elif _CONSEQUENCE.search(action):
             kind, action = "if_then", _ordered_action(action) or body
         else:
@@ -407,6 +438,13 @@ def _extract_statement(
     out.rules.append(rule)
 
 
+@functools.lru_cache(maxsize=4096)
+def _body_shape(body: str) -> tuple[str, str, str, bool] | None:
+    """_shape(body), cached (a pure function of the body).  _shape itself is not, so that
+    it recurses as deep as before, one Python frame a level."""
+    return _shape(body)
+
+
 def _shape(body: str) -> tuple[str, str, str, bool] | None:
     """(kind, condition text, action text, action-follows-condition) or None if descriptive."""
     lead = _LEADING_CONDITIONAL.match(body)
@@ -415,7 +453,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     if unless_lead:
         return _leading_unless(body[unless_lead.end():])
     keep = _KEEP.match(body)
-    if keep and find_comparisons(tokenize(body), set()):
+    if keep and _has_comparison(body):
         return "keep", body[keep.end():], body, False
     if lead:
         rest = body[lead.end():]
@@ -426,14 +464,14 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             action = action[:unless.start()]
         return "if_then", cond + unless_text, _strip_then(action), False
     mid = _MID_CONDITIONAL.search(body)
-    if mid and mid.start() > 0 and find_comparisons(tokenize(body[mid.end():]), set()):
+    if mid and mid.start() > 0 and _has_comparison(body[mid.end():]):
         action, cond = body[:mid.start()].strip(" ,"), body[mid.end():]
         if body[mid.start():mid.end()].lstrip().startswith(","):
             # "The controller shall, if the wind speed exceeds 25 m/s, stop the rotor."
             cond, rest = _split_condition_action(cond)
             action = f"{action} {_strip_then(rest)}".strip() if rest else action
         more = _MORE_ORDER.search(cond)
-        if more and not find_comparisons(tokenize(more.group("order")), set()):
+        if more and not _has_comparison(more.group("order")):
             # "Suspect hyperthermia if C, and give dantrolene 2.5 mg/kg": the order goes on
             cond, action = cond[:more.start()], f"{action} and {more.group('order')}"
         if _ONLY.search(action):  # "The brake may only be applied when X is below 2 rpm"
@@ -442,9 +480,8 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     during = _MID_WHILE.search(body)
     if during and during.start() > 0 and (
             _RULE_WORDS.search(body[:during.start()])
-            or _INTERLOCK.search(body[:during.start()])) and not find_comparisons(
-            tokenize(body[:during.start()]), set()) and find_comparisons(
-            tokenize(body[during.end():]), set()):
+            or _INTERLOCK.search(body[:during.start()])) and not _has_comparison(
+            body[:during.start()]) and _has_comparison(body[during.end():]):
         # "Process gas flow is interlocked off while the chamber temperature is under
         # 750 °C", "The valve shall be closed while ...": an order (or a safety action)
         # for as long as the condition holds.
@@ -455,7 +492,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         if action:
             return "if_then", cond, _strip_then(action), False
         return "if_then", body, "", True
-    pair = _MIN_MAX_PAIR.match(_LEADER.sub(": ", body))
+    pair = _MIN_MAX_PAIR.match(_LEADER.sub(": ", body)) if _LIMIT_WORD.search(body) else None
     if pair:
         lo, hi = pair.group("lo"), pair.group("hi")
         cond = f"{pair.group('phrase')} must remain between {lo} and {hi}"
@@ -469,7 +506,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     context = _LEADING_CONTEXT.match(body)
     if context:
         cond, action = _split_condition_action(body[context.end():])
-        if action and find_comparisons(tokenize(cond), set()):
+        if action and _has_comparison(cond):
             return "if_then", cond, _strip_then(action), False
     labelled = _condition_colon_action(body)
     if labelled:
@@ -477,11 +514,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     order_unless = _order_unless(body)
     if order_unless:
         return order_unless
-    if _ORDER_FIRST.match(body) and find_comparisons(
-            tokenize(_ORDER_TARGET.sub(" ", _ACTION_DURATION.sub(" ", body))), set()):
+    if _ORDER_FIRST.match(body) and _has_condition_comparison(body):
         return "order", body, "", True  # "Report INR results from 4.5 to 5.0 to the clinic"
-    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and find_comparisons(
-            tokenize(body), set()):
+    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and _has_comparison(body):
         return "if_then", body, "", True
     place = _LEADING_PLACE.match(body)
     if place:  # "In the incident section, keep the air velocity at or above 2.5 m/s."
@@ -494,7 +529,7 @@ def _leading_unless(rest: str) -> tuple[str, str, str, bool]:
     holds and C does not: the clause after the comma is read as a sentence of its own."""
     cond, action = _split_condition_action(rest)
     if not action:  # the order has its own comparisons: cut at the first comma
-        cut = re.search(r",(?!\d{3})\s*", rest)
+        cut = _COMMA_CUT.search(rest)
         if cut:
             cond, action = rest[:cut.start()], rest[cut.end():]
     inner = _shape(action) if action else None
@@ -510,7 +545,7 @@ def _order_unless(body: str) -> tuple[str, str, str, bool] | None:
     if unless is None or unless.start() == 0:
         return None
     order, cond = body[:unless.start()].strip(" ,"), body[unless.end():]
-    if find_comparisons(tokenize(order), set()) or not find_comparisons(tokenize(cond), set()):
+    if _has_comparison(order) or not _has_comparison(cond):
         return None
     return "if_not", cond, order, False
 
@@ -519,16 +554,16 @@ def _condition_colon_action(body: str) -> tuple[str, str] | None:
     """ "Bearing temperature >= 98 °C: trip the pump." -> (condition, order)."""
     head, sep, tail = body.partition(":")
     tail = tail.strip()
-    if not sep or not tail or re.match(r"[+\-−]?\d", tail):
+    if not sep or not tail or _LEADING_NUMBER.match(tail):
         return None
-    if not find_comparisons(tokenize(head), set()) or find_comparisons(tokenize(tail), set()):
+    if not _has_comparison(head) or _has_comparison(tail):
         return None
     return head, tail
 
 
 def _ordered_action(consequence: str) -> str:
     """The order after a consequence: "indicates a fault; stop the pump" -> "stop the pump"."""
-    parts = re.split(r"\s*[;:]\s*|\s*[,.]\s*(?=then\b)|\s+[-–—]\s+", consequence, maxsplit=1)
+    parts = _CONSEQUENCE_SPLIT.split(consequence, maxsplit=1)
     return _strip_then(parts[1]) if len(parts) == 2 and parts[1].strip() else ""
 
 
@@ -551,23 +586,22 @@ _ORDER_TARGET = re.compile(
 
 def _split_condition_action(rest: str) -> tuple[str, str]:
     """Where the condition ends: the first comma after which no comparison follows."""
-    for match in re.finditer(r",(?!\d{3})\s*|\s+then\s+", rest):
+    for match in _CLAUSE_END.finditer(rest):
         after = rest[match.end():]
-        segment = re.split(r",(?!\d{3})", after, maxsplit=1)[0]
+        segment = _COMMA.split(after, maxsplit=1)[0]
         unless = _UNLESS.search(segment)
         if unless:
             segment = segment[:unless.start()]
-        if re.match(r"(and|or|while|with|unless|either|nor)\b", segment.strip(), re.IGNORECASE):
+        if _JOINED_CLAUSE.match(segment.strip()):
             continue
-        if find_comparisons(tokenize(_ORDER_TARGET.sub(" ", _ACTION_DURATION.sub(" ", segment))),
-                            set()):
+        if _has_condition_comparison(segment):
             continue
         return rest[:match.start()], after
     return rest, ""
 
 
 def _strip_then(action: str) -> str:
-    return re.sub(r"^(then)\s+", "", action.strip(), flags=re.IGNORECASE).strip(" ,")
+    return _THEN.sub("", action.strip()).strip(" ,")
 
 
 def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
@@ -575,17 +609,17 @@ def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
     ends the sentence, what stands before it: `The engine must not be started with X
     below N` -> `The engine must not be started`."""
     after = cond_text[parsed.end:].strip(" ,")
-    after = re.sub(r"^(?:\([^)]*\)\s*)", "", after)
+    after = _LEADING_BRACKET.sub("", after)
     subject = cond_text[:parsed.start].strip()
-    subject = re.sub(r"\b(with|having|who have|whose|that have|where)\s*$", "", subject,
-                     flags=re.IGNORECASE).strip(" ,")
+    subject = _TRAILING_RELATIVE.sub("", subject).strip(" ,")
     if after and subject and not _ARTICLE.match(after):
         return f"{subject} {after}"
     return after or subject
 
 
+@functools.lru_cache(maxsize=4096)
 def _exclusion(body: str) -> tuple[str, ...] | None:
-    if re.search(r"\d", body) and find_comparisons(tokenize(body), set()):
+    if _DIGIT.search(body) and _has_comparison(body):
         return None
     match = _EXCLUSION_IMPERATIVE.match(body)
     if match:
@@ -596,7 +630,7 @@ def _exclusion(body: str) -> tuple[str, ...] | None:
         return (a, b)
     match = _EXCLUSION_PASSIVE.match(body)
     if match:
-        verb = re.sub(r"^be\s+", "", match.group("verb"))
+        verb = _LEADING_BE.sub("", match.group("verb"))
         return (f"{verb} {match.group('a').strip()}", f"{verb} {match.group('b').strip()}")
     match = _EXCLUSION_COEXIST.match(body)
     if match:
@@ -604,6 +638,21 @@ def _exclusion(body: str) -> tuple[str, ...] | None:
         b = match.group("b") or match.group("b2")
         return (a.strip(), b.strip())
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_comparison(text: str) -> bool:
+    """Whether `text` holds a comparison with a number.  Cached (a pure function of the
+    text): finding a statement's shape tokenises the same clauses several times over."""
+    if not may_hold_number(text):
+        return False  # tokenising it would find no number, so no comparison
+    return bool(find_comparisons(tokenize(text), set()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_condition_comparison(text: str) -> bool:
+    """A comparison other than an order's duration or the value it sets."""
+    return _has_comparison(_ORDER_TARGET.sub(" ", _ACTION_DURATION.sub(" ", text)))
 
 
 def _by_unit(params: ParameterTable) -> Callable[[Unit], tuple[str, str] | None]:
@@ -616,13 +665,15 @@ def _by_unit(params: ParameterTable) -> Callable[[Unit], tuple[str, str] | None]
 # ---------------------------------------------------------------- small parts
 
 
+@functools.lru_cache(maxsize=4096)
 def _clean(text: str) -> str:
     text = _QUOTE_MARK.sub("", text)
     text = _MARKUP.sub("", text)
-    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)  # markdown links
-    return re.sub(r"\s+", " ", text.replace("\u00a0", " ")).strip()
+    text = _MD_LINK.sub(r"\1", text)  # markdown links
+    return _SPACES.sub(" ", text.replace("\u00a0", " ")).strip()
 
 
+@functools.lru_cache(maxsize=4096)
 def _severity(text: str, kind: str, explicit: str | None) -> str:
     if explicit in ("warning", "caution", "advisory"):
         return explicit
@@ -656,7 +707,7 @@ def _source(st: Statement) -> dict[str, object]:
 def hashed_id(prefix: str, text: str) -> str:
     """`prefix-` + 8 hex digits of the SHA-256 of the statement (whitespace folded, lower
     case): the same statement gets the same id wherever it moves."""
-    folded = re.sub(r"\s+", " ", text).strip().lower()
+    folded = _SPACES.sub(" ", text).strip().lower()
     return f"{prefix}-{hashlib.sha256(folded.encode('utf-8')).hexdigest()[:8]}"
 
 

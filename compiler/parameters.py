@@ -46,6 +46,13 @@ class ParameterTable:
     params: dict[str, ParameterInfo] = field(default_factory=dict)
     infer: bool = False  # without a manifest, unknown phrases become new parameters
     _aliases: list[tuple[tuple[str, ...], str, str]] = field(default_factory=list)
+    # alias words -> place of the first alias with those words in _aliases (see _index)
+    _first: dict[tuple[str, ...], int] = field(default_factory=dict, init=False, repr=False,
+                                               compare=False)
+    _longest: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._index()
 
     def add(self, info: ParameterInfo) -> None:
         self.params[info.name] = info
@@ -55,17 +62,29 @@ class ParameterTable:
             if key:
                 self._aliases.append((key, info.name, alias))
         self._aliases.sort(key=lambda item: (-len(item[0]), -len(item[2])))
+        self._index()
+
+    def _index(self) -> None:
+        """Index _aliases by their words, for resolve."""
+        self._first = {}
+        for place, (key, _, _) in enumerate(self._aliases):
+            self._first.setdefault(key, place)
+        self._longest = max((len(key) for key in self._first), default=0)
 
     def resolve(self, phrase: str) -> tuple[str, str] | None:
         """(parameter name, alias as found) for the longest alias inside the phrase."""
+        # The first alias in _aliases (longest first) whose words run in the phrase: the
+        # phrase's runs of words looked up, rather than every alias tried in turn.
         words = words_of(phrase)
-        runs: dict[int, set[tuple[str, ...]]] = {}  # the phrase's runs of n words, by n
-        for key, name, alias in self._aliases:
-            n = len(key)
-            if n not in runs:
-                runs[n] = {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
-            if key in runs[n]:
-                return name, alias
+        best: int | None = None
+        for n in range(1, min(len(words), self._longest) + 1):
+            for i in range(len(words) - n + 1):
+                place = self._first.get(tuple(words[i:i + n]))
+                if place is not None and (best is None or place < best):
+                    best = place
+        if best is not None:
+            _, name, alias = self._aliases[best]
+            return name, alias
         if self.infer:
             return self._infer(phrase)
         return None

@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rulec.runtime.errors import DocumentError
 
@@ -30,6 +31,11 @@ _LETTERED = re.compile(r"^(\s*)([a-z])\)\s+(.*)$")
 _NUMBERED_HEADING = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
+# The first character of a _STEP, _NUMBERED, _BULLET or _LETTERED line.
+_ITEM_START = re.compile(r"\s*(?:[-*+•\d]|[a-z]\)|(?i:s))")
+_MARKUP = re.compile(r"[*_`]+")
+_SENTENCE_BREAK = re.compile(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.")
 _SENTENCE_END = re.compile(r"[.!?](?:[\"')\]]*)$")
 _ABBREVIATIONS = {
     "e.g", "i.e", "approx", "fig", "vs", "ref", "sect", "para", "dr", "mr", "mrs", "cf",
@@ -107,7 +113,10 @@ def normalise_newlines(text: str) -> str:
 
 def statement_id(file: str, text: str, parse_text: str = "", occurrence: int = 0) -> str:
     """Deterministic id: the file, the statement's words, and which repeat of them it is."""
-    folded = " ".join(text.split())
+    return _folded_id(file, " ".join(text.split()), parse_text, occurrence)
+
+
+def _folded_id(file: str, folded: str, parse_text: str, occurrence: int) -> str:
     key = f"{file}\n{folded}\n{parse_text}\n{occurrence}"
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
@@ -117,11 +126,23 @@ def assign_ids(statements: Iterable[Statement]) -> list[Statement]:
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Statement] = []
     for st in statements:
-        key = (st.file, " ".join(st.text.split()), st.parse_text)
+        folded = " ".join(st.text.split())
+        key = (st.file, folded, st.parse_text)
         n = seen.get(key, 0)
         seen[key] = n + 1
-        out.append(replace(st, id=statement_id(st.file, st.text, st.parse_text, n)))
+        out.append(_replaced(st, id=_folded_id(st.file, folded, st.parse_text, n)))
     return out
+
+
+def _replaced(st: Statement, **changes: Any) -> Statement:
+    """``dataclasses.replace(st, **changes)`` at a fifth of its cost, which counted when
+    every statement of a manual is copied twice.  The same object: Statement is a plain
+    frozen dataclass (no ``__post_init__``, no slots), so its state is its ``__dict__``."""
+    new = object.__new__(Statement)
+    state = new.__dict__
+    state.update(st.__dict__)
+    state.update(changes)
+    return new
 
 
 def split_statements(
@@ -156,7 +177,25 @@ def split_without_ids(
     number them all with assign_ids."""
     text = normalise_newlines(text)
     lines = text.split("\n")
-    return _with_spans(_split_lines(lines, file, headings, skip, continued), lines, text)
+    return split_lines_without_ids(text, lines, line_offsets(text), file, headings=headings,
+                                   skip=skip, continued=continued)
+
+
+def split_lines_without_ids(
+    text: str,
+    lines: list[str],
+    starts: list[int],
+    file: str,
+    *,
+    headings: Collection[int] = (),
+    skip: Collection[int] = (),
+    continued: Collection[int] = (),
+) -> list[Statement]:
+    """split_without_ids of a text whose newlines are already ``\\n``, given as its
+    `lines` (``text.split("\\n")``) and their offsets (``line_offsets(text)``), for a
+    caller that has them already."""
+    return _with_spans(_split_lines(lines, file, headings, skip, continued), lines, text,
+                       starts)
 
 
 def _split_lines(
@@ -185,7 +224,7 @@ def _split_lines(
         lineno = i + 1
         i += 1
         wraps = lineno in continued  # a line wrapped at the margin is no heading
-        if _FENCE.match(raw):
+        if ("```" in raw or "~~~" in raw) and _FENCE.match(raw):
             flush_paragraph()
             in_fence = not in_fence
             continue
@@ -194,7 +233,7 @@ def _split_lines(
         if not raw.strip():
             flush_paragraph()
             continue
-        if _TABLE_RULE.match(raw) and "|" in raw:
+        if "|" in raw and _TABLE_RULE.match(raw):
             flush_paragraph()  # a stray table rule ends a paragraph, as a table line does
             continue
         if lineno in headings and _can_be_heading(raw.strip()):
@@ -213,7 +252,7 @@ def _split_lines(
             if raw.rstrip().endswith(":"):
                 flush_paragraph()
             continue
-        heading = _MD_HEADING.match(raw)
+        heading = _MD_HEADING.match(raw) if "#" in raw else None
         if heading:
             flush_paragraph()
             section = _strip_markup(heading.group(2))
@@ -293,6 +332,8 @@ def _can_be_heading(text: str) -> bool:
 
 
 def _match_item(raw: str) -> tuple[str, str, int | None, str] | None:
+    if not _ITEM_START.match(raw):
+        return None  # what no list marker below can start with: most lines of prose
     step = _STEP.match(raw)
     if step:
         return step.group(1), step.group(2), int(step.group(3)), step.group(4)
@@ -399,7 +440,7 @@ def _is_numbered_heading(text: str) -> bool:
 
 
 def _strip_markup(text: str) -> str:
-    return re.sub(r"[*_`]+", "", text).strip()
+    return _MARKUP.sub("", text).strip()
 
 
 def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
@@ -429,20 +470,21 @@ def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
 
 def _sentence_ends(text: str) -> list[int]:
     ends: list[int] = []
-    for match in re.finditer(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])", text):
-        before = text[: match.start()]
-        word = re.search(r"([A-Za-z.]+)$", before)
-        if match.group(0).startswith(".") and word:
-            token = word.group(1).lower().rstrip(".")
-            if token in _ABBREVIATIONS:
+    for match in _SENTENCE_BREAK.finditer(text):
+        if match.group(0).startswith("."):
+            # The word before the stop (letters and dots, as `[A-Za-z.]+$` would find it).
+            stop = begin = match.start()
+            while begin > 0 and text[begin - 1] in _WORD_CHARS:
+                begin -= 1
+            if begin < stop and text[begin:stop].lower().rstrip(".") in _ABBREVIATIONS:
                 continue
         ends.append(match.end())
     return ends
 
 
-def _with_spans(statements: list[Statement], lines: list[str], text: str) -> list[Statement]:
+def _with_spans(statements: list[Statement], lines: list[str], text: str, starts: list[int]
+                ) -> list[Statement]:
     """Each statement with its character span: where its words stand, from its line on."""
-    starts = line_offsets(text)
     out: list[Statement] = []
     cursor = 0
     for st in statements:
@@ -450,7 +492,7 @@ def _with_spans(statements: list[Statement], lines: list[str], text: str) -> lis
         start, end = find_span(text, st.text, max(begin, cursor))
         if start < 0:  # not expected: fall back to the statement's first line
             start, end = begin, begin + len(lines[st.line - 1])
-        out.append(replace(st, start=start, end=end))
+        out.append(_replaced(st, start=start, end=end))
         cursor = end
     return out
 
@@ -467,6 +509,11 @@ def find_span(text: str, words: str, pos: int = 0) -> tuple[int, int]:
         return -1, -1
     first = parts[0]
     start = text.find(first, pos)
+    joined = " ".join(parts)
+    if start >= 0 and text.startswith(joined, start):
+        # The usual case, the words as written with single spaces: the loop below would
+        # match them here, each space being a run of one.
+        return start, start + len(joined)
     while start >= 0:
         end = start + len(first)
         for part in parts[1:]:

@@ -40,6 +40,12 @@ _RANGE = re.compile(
     re.IGNORECASE,
 )
 _PAREN = re.compile(r"\s*[(\[]([^()\[\]]{1,16})[)\]]\s*")
+_PIPE = re.compile(r"(?<!\\)\|")
+_SPACED_PIPE = re.compile(r"\s\|\s")
+_DIGIT = re.compile(r"\d")
+_CELL = re.compile(r"\S+(?: \S+)*")
+_SPACES = re.compile(r"\s+")
+_FOOTNOTE_MARKS = re.compile(r"[*†‡¹²³]+$")
 _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (role, re.compile(rf"^(?:{pattern})$", re.IGNORECASE)) for role, pattern in (
         ("min", r"min(?:imum)?\.?(?:\s+(?:limit|value|level|allowed|permitted|alarm))?|"
@@ -86,12 +92,13 @@ def find_text_tables(lines: Sequence[str], skip: Collection[int] = ()) -> list[T
     n = len(lines)
     while i < n:
         line = lines[i]
-        if _FENCE.match(line):
+        if ("```" in line or "~~~" in line) and _FENCE.match(line):
             in_fence = not in_fence
             i += 1
             continue
-        if in_fence or (i + 1) in skip or not line.strip():
-            i += 1
+        if in_fence or (i + 1) in skip or not line.strip() or (
+                "|" not in line and _one_cell(line)):
+            i += 1  # no table starts here: each shape below needs a pipe or two cells
             continue
         block, i_next = _markdown_table(lines, i, skip)
         if block is None:
@@ -113,7 +120,7 @@ def split_pipe_cells(line: str) -> tuple[str, ...]:
         text = text[1:]
     if text.endswith("|") and not text.endswith("\\|"):
         text = text[:-1]
-    return tuple(c.replace("\\|", "|").strip() for c in re.split(r"(?<!\\)\|", text))
+    return tuple(c.replace("\\|", "|").strip() for c in _PIPE.split(text))
 
 
 def _is_pipe_row(line: str) -> bool:
@@ -121,7 +128,7 @@ def _is_pipe_row(line: str) -> bool:
     `offline|llm|both` in a sentence is no table."""
     if "|" not in line or _MD_RULE.match(line):
         return False
-    if not (line.lstrip().startswith("|") or re.search(r"\s\|\s", line)):
+    if not (line.lstrip().startswith("|") or _SPACED_PIPE.search(line)):
         return False
     return sum(1 for c in split_pipe_cells(line) if c) >= 2
 
@@ -155,7 +162,7 @@ def _pipe_rows(lines: Sequence[str], i: int, skip: Collection[int]
     header: tuple[str, ...] = ()
     header_line = None
     first = 0
-    if k - i >= 2 and not any(re.search(r"\d", c) for c in cells[0]):
+    if k - i >= 2 and not any(_DIGIT.search(c) for c in cells[0]):
         header, header_line, first = _fit(cells[0], width), i + 1, 1
     rows = tuple(_fit(c, width) for c in cells[first:])
     row_lines = tuple(range(i + 1 + first, k + 1))
@@ -165,6 +172,8 @@ def _pipe_rows(lines: Sequence[str], i: int, skip: Collection[int]
 def _column_table(lines: Sequence[str], i: int, skip: Collection[int]
                   ) -> tuple[TableBlock | None, int]:
     """``Parameter   Minimum   Maximum   Unit`` and rows below it, cells 2+ spaces apart."""
+    if _one_cell(lines[i]):
+        return None, i
     head = _gap_cells(lines[i])
     if len(head) < 2 or not any(_role(text)[0] in ("min", "max", "range") for text, _, _ in head):
         return None, i
@@ -185,11 +194,18 @@ def _column_table(lines: Sequence[str], i: int, skip: Collection[int]
                       frozenset(range(i + 1, k + 1))), k
 
 
+def _one_cell(line: str) -> bool:
+    """Whether the line is words parted by single spaces, as most lines of prose are:
+    _gap_cells would find one cell (said without its regex, which costs more)."""
+    words = line.expandtabs(8).strip()
+    return words.split(" ") == words.split()
+
+
 def _gap_cells(line: str) -> list[tuple[str, float, float]]:
     """Cells of a line split where two or more spaces (or a tab) stand, with their columns."""
     expanded = line.expandtabs(8)
     return [(m.group(0), float(m.start()), float(m.end()))
-            for m in re.finditer(r"\S+(?: \S+)*", expanded)]
+            for m in _CELL.finditer(expanded)]
 
 
 def align_cells(header: Sequence[tuple[float, float]],
@@ -214,7 +230,7 @@ def block_from_cells(rows: Sequence[tuple[int, Sequence[tuple[str, float, float]
     if len(rows) < 2:
         return None
     first_line, first = rows[0]
-    if any(re.search(r"\d", text) for text, _, _ in first):
+    if any(_DIGIT.search(text) for text, _, _ in first):
         width = max(len(c) for _, c in rows)
         body = [(line, _fit(tuple(t for t, _, _ in c), width)) for line, c in rows]
         return TableBlock((), tuple(c for _, c in body), tuple(line for line, _ in body), None,
@@ -300,7 +316,7 @@ def _role(header: str) -> tuple[str, str]:
     if paren:
         unit = _valid_unit(paren.group(1))
         text = (header[:paren.start()] + " " + header[paren.end():]).strip()
-    text = re.sub(r"\s+", " ", text.strip().rstrip(":").strip())
+    text = _SPACES.sub(" ", text.strip().rstrip(":").strip())
     for role, pattern in _ROLES:
         if pattern.match(text):
             return role, unit
@@ -308,7 +324,7 @@ def _role(header: str) -> tuple[str, str]:
 
 
 def _name_and_unit(cell: str) -> tuple[str, str]:
-    name = re.sub(r"[*†‡¹²³]+$", "", cell.strip()).strip()
+    name = _FOOTNOTE_MARKS.sub("", cell.strip()).strip()
     paren = _PAREN.search(name)
     if paren and paren.end() >= len(name) - 1:
         unit = _valid_unit(paren.group(1))

@@ -552,6 +552,13 @@ def parse_unit(text: str) -> Unit:
     """
     if not isinstance(text, str):
         raise UnitError(f"a unit must be a string, not {type(text).__name__}")
+    return _parse_unit_text(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_unit_text(text: str) -> Unit:
+    """parse_unit of a string.  Cached (the unit tables are fixed once this module is
+    imported): naming a parameter by its unit parses every manifest unit again."""
     key = _normal(text)
     if key.lower() in ("", "none"):
         return PLAIN

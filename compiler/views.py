@@ -29,6 +29,7 @@ from rulec.compiler.statements import (
     line_offsets,
     normalise_newlines,
     read_document_text,
+    split_lines_without_ids,
     split_without_ids,
 )
 from rulec.compiler.tables import TableBlock, find_text_tables, row_statements
@@ -41,6 +42,7 @@ _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:section|chapter|part)\s+)?(\d{1,3}(?:\.\d{1,3})*)(?:[.)]|(?=\s)|$)", re.IGNORECASE)
 _BLANK_LINE = re.compile(r"\n[ \t\f\v]*\n")
+_MARKUP = re.compile(r"[*_`]+")
 _Where = Callable[[int], tuple[int | None, int]]  # text line -> (page, line as cited)
 _SectionAt = Callable[[int], str | None]  # offset -> id of the innermost section
 
@@ -150,9 +152,13 @@ def views_from_layout(doc: PdfDocument, rel: str, sha256: str, kind: str) -> Doc
     blocks += find_text_tables(lines, skip=taken)
     blocks.sort(key=lambda b: min(b.lines))
     skip = {n for block in blocks for n in block.lines}
-    prose = split_without_ids(text, rel, headings=set(doc.headings), skip=skip,
-                              continued=doc.continued)
     starts = line_offsets(text)
+    if "\r" in text:  # split_without_ids reads the text with its newlines normalised
+        prose = split_without_ids(text, rel, headings=set(doc.headings), skip=skip,
+                                  continued=doc.continued)
+    else:
+        prose = split_lines_without_ids(text, lines, starts, rel, headings=set(doc.headings),
+                                        skip=skip, continued=doc.continued)
     rows = [st for number, block in enumerate(blocks, start=1)
             for st in row_statements(block, rel, text, number, starts)]
     ordered = sorted(prose + rows, key=lambda st: st.start)  # stable: a row's two readings
@@ -185,7 +191,10 @@ def _file_sha256(path: Path) -> str:
 
 def view_id(rel: str, view: str, key: str, occurrence: int) -> str:
     """Deterministic id of a view item: file, view name, the item's words, which repeat."""
-    folded = " ".join(key.split())
+    return _folded_view_id(rel, view, " ".join(key.split()), occurrence)
+
+
+def _folded_view_id(rel: str, view: str, folded: str, occurrence: int) -> str:
     digest = hashlib.sha256(f"{rel}\n{view}\n{folded}\n{occurrence}".encode())
     return digest.hexdigest()[:16]
 
@@ -200,7 +209,7 @@ class _Ids:
         folded = " ".join(key.split())
         n = self.seen.get(folded, 0)
         self.seen[folded] = n + 1
-        return view_id(self.rel, self.view, folded, n)
+        return _folded_view_id(self.rel, self.view, folded, n)
 
 
 def _with_sections(statements: list[Statement]) -> list[Statement]:
@@ -246,14 +255,17 @@ def _sections(statements: list[Statement], lines: list[str], hints: dict[int, in
         else:
             level = 1
         heads.append((st, level, number))
+    # A section ends where the first later heading of the same or a higher level starts:
+    # found in one pass, each heading waiting on a stack (levels rising) until one comes.
+    ends = [size] * len(heads)
+    waiting: list[int] = []
+    for k, (st, level, _) in enumerate(heads):
+        while waiting and heads[waiting[-1]][1] >= level:
+            ends[waiting.pop()] = st.start
+        waiting.append(k)
     out: list[Section] = []
     stack: list[tuple[int, str]] = []  # (level, id) of the open sections
-    for k, (st, level, number) in enumerate(heads):
-        end = size
-        for later, later_level, _ in heads[k + 1:]:
-            if later_level <= level:
-                end = later.start
-                break
+    for (st, level, number), end in zip(heads, ends, strict=True):
         while stack and stack[-1][0] >= level:
             stack.pop()
         title = _strip_markup(st.text)
@@ -266,7 +278,7 @@ def _sections(statements: list[Statement], lines: list[str], hints: dict[int, in
 
 
 def _strip_markup(text: str) -> str:
-    return " ".join(re.sub(r"[*_`]+", "", text).split())
+    return " ".join(_MARKUP.sub("", text).split())
 
 
 def _is_upper_case(text: str) -> bool:

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies
 
-from rulec.compiler.statements import read_document_text, split_statements
+from rulec.compiler.statements import (
+    find_span,
+    line_offsets,
+    read_document_text,
+    split_lines_without_ids,
+    split_statements,
+    split_without_ids,
+)
 from rulec.runtime.errors import DocumentError
 
 
@@ -172,3 +181,26 @@ def test_a_numbered_clause_after_a_lettered_list_starts_its_own_statement() -> N
             "5.2 Telephone the result to the engineer.\n")
     got = [(s.kind, s.line) for s in split_statements(text, "m.txt")]
     assert got == [("title", 1), ("item", 2), ("sentence", 3)]
+
+
+# ---------------------------------------------------------------- shortcuts kept exact
+
+_WORDS = strategies.text(alphabet="ab .\t\n\u00a0", max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_WORDS, words=_WORDS, pos=strategies.integers(min_value=0, max_value=40))
+def test_find_span_is_where_the_words_stand_with_whitespace_between(
+        text: str, words: str, pos: int) -> None:
+    parts = words.split()
+    found = re.compile(r"\s+".join(map(re.escape, parts))).search(text, pos) if parts else None
+    expected = (found.start(), found.end()) if found else (-1, -1)
+    assert find_span(text, words, pos) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=strategies.text(alphabet="Ab1. :#-|\n", max_size=80))
+def test_split_lines_without_ids_is_split_without_ids_given_lines_and_offsets(text: str) -> None:
+    lines = text.split("\n")
+    assert split_lines_without_ids(text, lines, line_offsets(text), "m.txt") == (
+        split_without_ids(text, "m.txt"))

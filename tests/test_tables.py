@@ -6,8 +6,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies
 
-from rulec.compiler import extractor
+from rulec.compiler import extractor, tables
 from rulec.compiler.extractor import Extraction
 from rulec.compiler.parameters import ParameterTable
 from rulec.compiler.rules import Rule, condition_to_json
@@ -205,3 +206,10 @@ def test_descriptive_table_yields_no_rule(monkeypatch: pytest.MonkeyPatch) -> No
     views = views_from_text("| Item | Value |\n|---|---|\n| Cell count | 96 |\n"
                             "| Service interval | 12 h |\n", "d.md", "md")
     assert extract_reading_parse_text(views.statements, monkeypatch) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=strategies.text(alphabet="ab \t\u00a0\u2028", min_size=1, max_size=30))
+def test_one_cell_says_what_gap_cells_finds(line: str) -> None:
+    if line.strip():
+        assert tables._one_cell(line) == (len(tables._gap_cells(line)) == 1)
