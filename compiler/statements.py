@@ -279,6 +279,8 @@ def _split_lines(
                 item_lines.append(_Line(i + 1, lines[i].strip()))
                 i += 1
             joined = " ".join(part.text.strip() for part in item_lines)
+            if not joined:  # a marker alone ("Step 4:" before another list): says nothing
+                continue
             out.append(
                 Statement(file, lineno, joined, "item", section, marker.strip(), number, block)
             )

@@ -66,6 +66,13 @@ def test_markdown_headings_lists_and_numbered_procedure() -> None:
     assert got[3].line == 5
 
 
+def test_a_list_marker_with_nothing_after_it_is_no_statement() -> None:
+    # "Step 4:" alone, then a numbered list: an empty step would become a procedure
+    # step (and title) citing no text at all
+    assert texts("Step 4:\n2.  Hand over the discharge letter.\n") == [
+        (2, "item", "Hand over the discharge letter.")]
+
+
 def test_numbered_heading_is_not_a_step() -> None:
     got = split_statements("1. Thermal limits\nIf T exceeds 5 K, stop.\n", "e.txt")
     assert [(s.kind, s.text) for s in got] == [
