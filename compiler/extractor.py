@@ -107,6 +107,17 @@ _MIN_MAX_PAIR = re.compile(
     r"^(?P<phrase>[^:]{2,60}?)\s*:\s*(?:min(?:imum)?\.?)\s*(?P<lo>[+\-−]?\d[^,;]*?)\s*[,;]\s*"
     r"(?:max(?:imum)?\.?)\s*(?P<hi>[+\-−]?\d.*)$", re.IGNORECASE)
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
+# A short tag before a limitation line ("I-33: Maximum ...", "Limit: Minimum ..."): the
+# line's own kind word and the parameter's name follow it.
+_LIMIT_TAG = re.compile(
+    r"^[^:\s][^:]{0,29}?\s*:\s+(?=(?:the\s+)?(?:maximum|minimum|max\.?|min\.?|"
+    r"upper limit|lower limit)\s+[^\d\s+\-−])", re.IGNORECASE)  # "X: maximum 120 °C" stays
+# A bracket of instrument tags after a parameter's name ("chamber pressure (PT-104/PT-105)",
+# "(TT-310)"): their numbers are no values.  Read past unless a tag is itself an alias.
+_TAG_BRACKET = re.compile(
+    r"\s*\((?P<tags>[A-Z][A-Z0-9]{0,5}-\d{1,5}[A-Z]?"
+    r"(?:\s*[/,&]\s*[A-Z][A-Z0-9]{0,5}-\d{1,5}[A-Z]?)*)\)")
+_TAG_SEPARATOR = re.compile(r"\s*[/,&]\s*")
 # What every kind word of _MAX_MIN, _MAX_MIN_AFTER and _MIN_MAX_PAIR holds.
 _LIMIT_WORD = re.compile(r"max|min|limit", re.IGNORECASE)
 _LEADING_COMPARISON = re.compile(
@@ -159,7 +170,8 @@ _CONSEQUENCE = re.compile(
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
     r"slow ?down|deviation|excursion|out of spec\w*)\b|[^.]*[;:])|"
     r"warrants?|calls? for|trips?\s+the\b|"
-    r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+)?(?:an?\s+)?"
+    r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+|"
+    r"(?:signall?ed|flagged|annunciated|reported|classified|handled)\s+as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
     r"out of (?:spec\w*|tolerance|limits?)|"
     r"(?:[\w-]+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
@@ -279,10 +291,11 @@ def _procedures(
 
 
 def _max_min(body: str) -> re.Match[str] | None:
-    """A limitation line: "Maximum fuel temperature: +54 °C", also with dotted leaders."""
+    """A limitation line: "Maximum fuel temperature: +54 °C", also with dotted leaders
+    and after a tag ("I-33: Maximum hydrogen outlet pressure: 32 bar")."""
     if not _LIMIT_WORD.search(body):
         return None  # no kind word: neither pattern can match (trying them costs ~10 µs)
-    body = _LEADER.sub(": ", body)
+    body = _LIMIT_TAG.sub("", _LEADER.sub(": ", body), count=1)
     return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
 
 
@@ -352,11 +365,21 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
     return req_id, severity_word, text.rstrip().rstrip(".!;:").rstrip()
 
 
+def _without_tag_brackets(body: str, params: ParameterTable) -> str:
+    """The body without its brackets of instrument tags, unless a tag names a parameter."""
+    def drop(match: re.Match[str]) -> str:
+        tags = _TAG_SEPARATOR.split(match.group("tags"))
+        return match.group(0) if any(params.knows(tag) for tag in tags) else ""
+    return _TAG_BRACKET.sub(drop, body)
+
+
 def _extract_statement(
     st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
     list_title: str | None = None,
 ) -> None:
     req_id, severity_word, body = _statement_body(st.parse_text or st.text)
+    if "(" in body:
+        body = _without_tag_brackets(body, params)
 
     exclusion = _exclusion(body)
     if exclusion is not None:

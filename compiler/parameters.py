@@ -71,6 +71,10 @@ class ParameterTable:
             self._first.setdefault(key, place)
         self._longest = max((len(key) for key in self._first), default=0)
 
+    def knows(self, phrase: str) -> bool:
+        """Whether the phrase is, word for word, an alias (nothing is inferred)."""
+        return tuple(words_of(phrase)) in self._first
+
     def resolve(self, phrase: str) -> tuple[str, str] | None:
         """(parameter name, alias as found) for the longest alias inside the phrase."""
         # The first alias in _aliases (longest first) whose words run in the phrase: the

@@ -740,3 +740,32 @@ def test_an_order_that_goes_on_after_its_condition() -> None:
               "below 20 psi.")
     assert stripped(got["cond"]) == {"all": [atom("temp", ">", 90, "degC"),
                                              atom("pressure", "<", 20, "psi")]}
+
+
+def test_instrument_tags_in_brackets_are_read_past() -> None:
+    got = one("Maximum turbopump speed (SE-301/SE-302): 36,500 rpm")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("speed", "<=", 36500, "rpm")})
+    got = one("If the oil pressure (PT-104) exceeds 90 psi, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 90, "psi")
+    # a tag that is itself an alias stays: it names the parameter
+    tagged = table(("tank", ("PT-201",), "psi"))
+    got = one("Minimum LOX tank pressure (PT-201): 45 psi", tagged)
+    assert stripped(got["cond"]) == {"not": atom("tank", ">=", 45, "psi")}
+
+
+def test_a_tag_before_a_limitation_line() -> None:
+    for tag in ("I-33:", "**I-33:**", "**Limit:**", "Max:"):
+        got = one(f"- {tag} Maximum oil pressure: 32 psi (relief valve set at 35 psi).")
+        assert (got["kind"], stripped(got["cond"])) == (
+            "constraint", {"not": atom("pressure", "<=", 32, "psi")}), tag
+
+
+def test_a_value_signalled_as_an_alarm() -> None:
+    got = one("An oil temperature below 36.0 °C is signalled as a medium-priority alarm; "
+              "check the probe.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", "<", 36, "degC"), "check the probe")
+    found = extract(split_statements("An oil temperature of 40 °C is reported as normal.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == []

@@ -648,6 +648,119 @@ domain("bioreactor",
         ("sustained for more than 10 minutes", lambda s: gt(s, "culture_temperature", C2F(38)), 600),
         ("Restart the 30-minute hold", lambda s: lt(s, "sip_temperature", C2K(121)), None)])
 
+# ---------------------------------------------------------------- rocket_test_stand
+# psi text -> MPa manifest for the chamber pressure (1,150/200 psi = 7.928971/1.378951 MPa; nominal
+# 1,000 psi = 6.894757, T+2 s 900 psi = 6.205282, T-10 s 15 psi = 0.103421), -> bar for the LOX tank and
+# purge pressures (45/120/400 psi = 3.102641/8.273709/27.579029 bar; T-120 s 75 psi = 5.171068, T-60 s
+# 450 psi = 31.026408), -> kPa for the fuel tank pressure (95/50/80/55 psi = 655.001943/344.737865/
+# 551.580583/379.211651 kPa; T-120 s 65 psi = 448.159224); °F text -> degC for the bearing temperature
+# (250 °F = 121.111 °C, typical peak 180 °F = 82.222 °C); °C text -> K for the injector temperatures
+# (95 °C = 368.15 K, -150 °C = 123.15 K, T-30 s -160 °C = 113.15 K); K text -> degC for the LOX tank
+# temperature (95 K = -178.15 °C); g, rpm and ratio identical in text and manifest
+domain("rocket_test_stand",
+       {"chamber_pressure": (0, 20), "turbopump_speed": (0, 50000), "turbopump_vibration": (0, 200),
+        "turbopump_bearing_temperature": (-50, 300), "lox_tank_pressure": (0, 20), "fuel_tank_pressure": (0, 2000),
+        "lox_tank_temperature": (-220, 50), "lox_injector_temperature": (40, 400),
+        "fuel_injector_temperature": (200, 800), "mixture_ratio": (0, 10), "purge_pressure": (0, 500)},
+       [("Maximum chamber pressure (PT-104/PT-105): 1,150 psi", lambda s: gt(s, "chamber_pressure", 1150 * PSI_MPA), None),
+        ("Maximum turbopump speed (SE-301): 36,500 rpm", lambda s: gt(s, "turbopump_speed", 36500), None),
+        ("Minimum LOX tank pressure (PT-201): 45 psi", lambda s: lt(s, "lox_tank_pressure", 45 * PSI_BAR), None),
+        ("Maximum turbopump bearing temperature (TT-310): 250 °F",
+         lambda s: gt(s, "turbopump_bearing_temperature", F2C(250)), None),
+        ("38,000 rpm or more trips the independent overspeed relay", lambda s: ge(s, "turbopump_speed", 38000), None),
+        ("exceeds 20 g while the turbopump speed is above 30,000 rpm",
+         lambda s: AND(gt(s, "turbopump_vibration", 20), gt(s, "turbopump_speed", 30000)), None),
+        ("has exceeded 12 g for more than 0.5 s", lambda s: gt(s, "turbopump_vibration", 12), F("0.5")),
+        # unless: chamber pressure absent / NaN -> no fire
+        ("Shut down the engine if the fuel injector temperature exceeds 95 °C",
+         lambda s: AND(gt(s, "fuel_injector_temperature", C2K(95)),
+                       NOT(lt(s, "chamber_pressure", 200 * PSI_MPA))), None),
+        ("Initiate a safe shutdown",
+         lambda s: OR(gt(s, "lox_tank_pressure", 120 * PSI_BAR), gt(s, "fuel_tank_pressure", 95 * PSI_KPA)), None),
+        ("Reduce the throttle setting to 80 %",
+         lambda s: AND(between(s, "turbopump_speed", 34000, 36500), lt(s, "fuel_tank_pressure", 55 * PSI_KPA)), None),
+        # "shall be maintained between 50 psi and 80 psi": violated outside
+        ("shall be maintained between 50 psi and 80 psi",
+         lambda s: outside(s, "fuel_tank_pressure", 50 * PSI_KPA, 80 * PSI_KPA), None),
+        ("A mixture ratio outside 2.2 to 2.8", lambda s: outside(s, "mixture_ratio", F("2.2"), F("2.8")), None),
+        # "must not drop below 400 psi": violated below
+        ("must not drop below 400 psi", lambda s: lt(s, "purge_pressure", 400 * PSI_BAR), None),
+        ("is higher than -150 °C", lambda s: gt(s, "lox_injector_temperature", C2K(-150)), None),
+        ("exceeds 95 K", lambda s: gt(s, "lox_tank_temperature", 95 - F("273.15")), None)])
+
+# ---------------------------------------------------------------- neonatal_incubator
+# °C text -> degF manifest for the air and ambient temperatures (38.0/30.0/32/34.0/-10/+40 °C =
+# 100.4/86/89.6/93.2/14/104 °F; settable 20–37 °C = 68–98.6 °F; history 38.5 °C = 101.3 °F); °C text -> K
+# for the mattress (40 °C = 313.15 K); min text -> s for the battery (20/90 min = 1200/5400 s); skin
+# temperature degC identical; body weight g identical (`5 kg` = 5000 g in a descriptive sentence)
+domain("neonatal_incubator",
+       {"air_temperature": (50, 122), "skin_temperature": (25, 45), "mattress_temperature": (273, 333),
+        "relative_humidity": (0, 100), "o2_concentration": (0, 100), "spo2": (0, 100), "pulse_rate": (0, 300),
+        "battery_time": (0, 36000), "ambient_temperature": (-40, 140), "body_weight": (300, 10000)},
+       [("exceeds 38.0 °C", lambda s: gt(s, "air_temperature", C2F(38)), None),
+        ("stays below 30.0 °C for more than 10 minutes", lambda s: lt(s, "air_temperature", C2F(30)), 600),
+        ("37.8 °C or higher", lambda s: ge(s, "skin_temperature", F("37.8")), None),
+        ("A skin temperature below 36.0 °C", lambda s: lt(s, "skin_temperature", 36), None),
+        # unless: air temperature absent / NaN -> no fire
+        ("Reduce the air temperature set value by 0.5 °C",
+         lambda s: AND(gt(s, "skin_temperature", F("37.5")), NOT(le(s, "air_temperature", C2F(34)))), None),
+        # "shall not be above 40 °C": violated above
+        ("shall not be above 40 °C", lambda s: gt(s, "mattress_temperature", C2K(40)), None),
+        ("outside the range 40 % to 85 %", lambda s: outside(s, "relative_humidity", 40, 85), None),
+        ("lower the humidity setting",
+         lambda s: AND(gt(s, "relative_humidity", 80), lt(s, "air_temperature", C2F(32))), None),
+        # "For infants with a body weight of less than 1,000 g, the relative humidity shall be at least 70 %"
+        ("body weight of less than 1,000 g",
+         lambda s: AND(lt(s, "body_weight", 1000), lt(s, "relative_humidity", 70)), None),
+        # except: SpO2 absent / NaN -> no fire
+        ("Stop the supplemental oxygen",
+         lambda s: AND(gt(s, "o2_concentration", 40), NOT(lt(s, "spo2", 90))), None),
+        ("An O2 concentration of less than 18 %", lambda s: lt(s, "o2_concentration", 18), None),
+        ("Increase the O2 set value in steps of 5 %",
+         lambda s: AND(lt(s, "spo2", 88), le(s, "o2_concentration", 40)), None),
+        ("Call the neonatologist", lambda s: OR(lt(s, "pulse_rate", 80), gt(s, "pulse_rate", 200)), None),
+        ("less than 20 min", lambda s: lt(s, "battery_time", 1200), None),
+        ("below -10 °C or above +40 °C",
+         lambda s: OR(lt(s, "ambient_temperature", C2F(-10)), gt(s, "ambient_temperature", C2F(40))), None)])
+
+# ---------------------------------------------------------------- electrolyser_plant
+# kA text -> A manifest (4.5/3.0 kA = 4500/3000 A; nominal 4.0 kA = 4000 A); mV text -> V (2,200 mV =
+# 2.2 V); V text -> kV (400 V = 0.4 kV); °C text -> degF for the stack temperature (80/5 °C = 176/41 °F;
+# start-up 55 °C = 131 °F) and the dew point (-65/-40/-70 °C = -85/-40/-94 °F); mm text -> m (350 mm =
+# 0.35 m); mbar text -> kPa (20/150 mbar = 2/15 kPa); bar text -> MPa (32 bar = 3.2 MPa; nominal 30 bar =
+# 3.0, PSV 35 bar = 3.5); `% LEL` read as percent; µS/cm identical
+domain("electrolyser_plant",
+       {"stack_current": (0, 6000), "stack_voltage": (0, 2), "cell_voltage": (0, 5), "stack_temperature": (-40, 250),
+        "h2_in_o2": (0, 10), "enclosure_h2": (0, 100), "o2_separator_level": (0, 3), "h2_separator_level": (0, 100),
+        "water_conductivity": (0, 50), "o2_separator_pressure": (-10, 100), "dew_point": (-150, 100),
+        "h2_outlet_pressure": (0, 5)},
+       [# "shall never be higher than 4.5 kA": violated above
+        ("shall never be higher than 4.5 kA", lambda s: gt(s, "stack_current", 4500), None),
+        ("greater than 2,200 mV", lambda s: gt(s, "cell_voltage", F("2.2")), None),
+        ("The rectifier is tripped when the stack voltage drops below 400 V",
+         lambda s: AND(lt(s, "stack_voltage", F("0.4")), gt(s, "stack_current", 3000)), None),
+        ("must not exceed 80 °C", lambda s: gt(s, "stack_temperature", C2F(80)), None),
+        # except: stack current absent / NaN -> no fire
+        ("Open the stack drain valve",
+         lambda s: AND(lt(s, "stack_temperature", C2F(5)), NOT(gt(s, "stack_current", 100))), None),
+        ("rises above 1.0 %", lambda s: gt(s, "h2_in_o2", 1), None),
+        ("An H2-in-O2 concentration of 2.0 % or more", lambda s: ge(s, "h2_in_o2", 2), None),
+        ("exceeds 10 % LEL", lambda s: gt(s, "enclosure_h2", 10), None),
+        ("25 % LEL or more", lambda s: ge(s, "enclosure_h2", 25), None),
+        ("level falls below 350 mm", lambda s: lt(s, "o2_separator_level", F("0.35")), None),
+        # "shall be kept within 30 % to 70 %": violated outside
+        ("shall be kept within 30 % to 70 %", lambda s: outside(s, "h2_separator_level", 30, 70), None),
+        ("85 % or higher, close the water return valve", lambda s: ge(s, "h2_separator_level", 85), None),
+        ("exceeds 1.0 µS/cm", lambda s: gt(s, "water_conductivity", 1), None),
+        # a rule whose only condition is an unless: fires at >= 0.5, not when conductivity is absent / NaN
+        ("Do not start hydrogen production", lambda s: NOT(lt(s, "water_conductivity", F("0.5"))), None),
+        # "shall be held between 20 mbar and 150 mbar": violated outside 2–15 kPa
+        ("shall be held between 20 mbar and 150 mbar", lambda s: outside(s, "o2_separator_pressure", 2, 15), None),
+        ("remains higher than -65 °C for more than 5 minutes", lambda s: gt(s, "dew_point", C2F(-65)), 300),
+        # "Hydrogen with a dew point higher than -40 °C must not be delivered": fires above -40 °F (= -40 °C)
+        ("dew point higher than -40 °C must not be delivered", lambda s: gt(s, "dew_point", C2F(-40)), None),
+        ("Maximum hydrogen outlet pressure: 32 bar", lambda s: gt(s, "h2_outlet_pressure", F("3.2")), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -1648,6 +1761,214 @@ Q = [
  ("br-39", "bioreactor", {"culture_temperature": 98.6, "ph": 7.0, "dissolved_oxygen": 40, "headspace_pressure": 200,
                           "agitator_speed": 90, "pco2": 8, "glucose": 4.5, "lactate": 1.2, "viability": 95,
                           "sip_temperature": 298}),                    # everything normal
+ # rocket_test_stand (chamber pressure in MPa: 1,150/200 psi = 7.928971/1.378951 MPa; LOX tank and purge pressures
+ #   in bar: 45/120/400 psi = 3.102641/8.273709/27.579029 bar; fuel tank pressure in kPa: 95/50/80/55 psi =
+ #   655.001943/344.737865/551.580583/379.211651 kPa; bearing temperature in degC: 250 °F = 121.111 °C; injector
+ #   temperatures in K: 95/-150 °C = 368.15/123.15 K; LOX tank temperature in degC: 95 K = -178.15 °C)
+ ("ts-01", "rocket_test_stand", {"chamber_pressure": 7.928}),
+ ("ts-02", "rocket_test_stand", {"chamber_pressure": 7.93}),
+ ("ts-03", "rocket_test_stand", {"chamber_pressure": 6.9}),                 # nominal 1,000 psi: descriptive
+ ("ts-04", "rocket_test_stand", {"chamber_pressure": 6.3}),                 # T+2 s "above 900 psi": procedure
+ ("ts-05", "rocket_test_stand", {"chamber_pressure": 0.1}),                 # T-10 s "less than 15 psi": procedure
+ ("ts-06", "rocket_test_stand", {"chamber_pressure": 1150}),                # a psi-sized reading: out of the MPa range
+ ("ts-07", "rocket_test_stand", {"turbopump_speed": 36500}),
+ ("ts-08", "rocket_test_stand", {"turbopump_speed": 36501}),
+ ("ts-09", "rocket_test_stand", {"turbopump_speed": 37999}),
+ ("ts-10", "rocket_test_stand", {"turbopump_speed": 38000}),
+ ("ts-11", "rocket_test_stand", {"turbopump_speed": 35200}),                # history "reached 35,200 rpm"
+ ("ts-12", "rocket_test_stand", {"turbopump_speed": 30500}),                # T-0 "rises to about 30,000 rpm"
+ ("ts-13", "rocket_test_stand", {"lox_tank_pressure": 3.11}),
+ ("ts-14", "rocket_test_stand", {"lox_tank_pressure": 3.1}),
+ ("ts-15", "rocket_test_stand", {"lox_tank_pressure": 8.27}),
+ ("ts-16", "rocket_test_stand", {"lox_tank_pressure": 8.28}),
+ ("ts-17", "rocket_test_stand", {"lox_tank_pressure": 5.171, "fuel_tank_pressure": 448.16}),   # T-120 s 75 / 65 psi
+ ("ts-18", "rocket_test_stand", {"turbopump_bearing_temperature": 121.11}),
+ ("ts-19", "rocket_test_stand", {"turbopump_bearing_temperature": 121.12}),
+ ("ts-20", "rocket_test_stand", {"turbopump_bearing_temperature": 82.2}),   # "typically peaks at 180 °F"
+ ("ts-21", "rocket_test_stand", {"turbopump_bearing_temperature": 250}),    # a °F-sized reading: 250 °C is hot
+ ("ts-22", "rocket_test_stand", {"turbopump_vibration": 20, "turbopump_speed": 31000}),
+ ("ts-23", "rocket_test_stand", {"turbopump_vibration": 20.5, "turbopump_speed": 31000}),
+ ("ts-24", "rocket_test_stand", {"turbopump_vibration": 25, "turbopump_speed": 30000}),
+ ("ts-25", "rocket_test_stand", {"turbopump_vibration": 25}),               # while-parameter absent; duration rule not in query
+ ("ts-26", "rocket_test_stand", {"turbopump_vibration": 25, "turbopump_speed": "nan"}),
+ ("ts-27", "rocket_test_stand", {"fuel_injector_temperature": 368.15, "chamber_pressure": 6.9}),
+ ("ts-28", "rocket_test_stand", {"fuel_injector_temperature": 368.2, "chamber_pressure": 6.9}),
+ ("ts-29", "rocket_test_stand", {"fuel_injector_temperature": 368.2, "chamber_pressure": 1.37}),
+ ("ts-30", "rocket_test_stand", {"fuel_injector_temperature": 368.2, "chamber_pressure": 1.38}),
+ ("ts-31", "rocket_test_stand", {"fuel_injector_temperature": 400}),        # unless-parameter absent
+ ("ts-32", "rocket_test_stand", {"fuel_injector_temperature": 400, "chamber_pressure": "nan"}),
+ ("ts-33", "rocket_test_stand", {"fuel_injector_temperature": 95, "chamber_pressure": 6.9}),    # a °C-sized reading: out of the K range
+ ("ts-34", "rocket_test_stand", {"fuel_tank_pressure": 655}),
+ ("ts-35", "rocket_test_stand", {"fuel_tank_pressure": 655.01}),
+ ("ts-36", "rocket_test_stand", {"fuel_tank_pressure": 344.74}),
+ ("ts-37", "rocket_test_stand", {"fuel_tank_pressure": 344.73}),
+ ("ts-38", "rocket_test_stand", {"fuel_tank_pressure": 551.58}),
+ ("ts-39", "rocket_test_stand", {"fuel_tank_pressure": 551.59}),
+ ("ts-40", "rocket_test_stand", {"fuel_tank_pressure": 65}),                # a psi-sized reading: 65 kPa is low
+ ("ts-41", "rocket_test_stand", {"turbopump_speed": 34000, "fuel_tank_pressure": 379.2}),
+ ("ts-42", "rocket_test_stand", {"turbopump_speed": 36500, "fuel_tank_pressure": 379.22}),
+ ("ts-43", "rocket_test_stand", {"turbopump_speed": 33999, "fuel_tank_pressure": 350}),
+ ("ts-44", "rocket_test_stand", {"turbopump_speed": 36501, "fuel_tank_pressure": 350}),
+ ("ts-45", "rocket_test_stand", {"turbopump_speed": 36500, "fuel_tank_pressure": 344.7}),
+ ("ts-46", "rocket_test_stand", {"mixture_ratio": 2.2}),
+ ("ts-47", "rocket_test_stand", {"mixture_ratio": 2.19}),
+ ("ts-48", "rocket_test_stand", {"mixture_ratio": 2.8}),
+ ("ts-49", "rocket_test_stand", {"mixture_ratio": 2.81}),
+ ("ts-50", "rocket_test_stand", {"mixture_ratio": 2.5}),                    # nominal: descriptive
+ ("ts-51", "rocket_test_stand", {"purge_pressure": 27.58}),
+ ("ts-52", "rocket_test_stand", {"purge_pressure": 27.57}),
+ ("ts-53", "rocket_test_stand", {"purge_pressure": 31.03}),                 # T-60 s "purge at 450 psi"
+ ("ts-54", "rocket_test_stand", {"lox_injector_temperature": 123.15}),
+ ("ts-55", "rocket_test_stand", {"lox_injector_temperature": 123.2}),
+ ("ts-56", "rocket_test_stand", {"lox_injector_temperature": 110}),         # T-30 s "reads below -160 °C"
+ ("ts-57", "rocket_test_stand", {"lox_injector_temperature": -150}),        # a °C-sized reading: out of the K range
+ ("ts-58", "rocket_test_stand", {"lox_tank_temperature": -178.15}),
+ ("ts-59", "rocket_test_stand", {"lox_tank_temperature": -178.1}),
+ ("ts-60", "rocket_test_stand", {"lox_tank_temperature": 95}),              # a K-sized reading: out of the degC range
+ ("ts-61", "rocket_test_stand", {"chamber_pressure": 6.9, "turbopump_speed": 35200, "turbopump_vibration": 4,
+                                 "turbopump_bearing_temperature": 60, "lox_tank_pressure": 5.2, "fuel_tank_pressure": 450,
+                                 "lox_tank_temperature": -185, "lox_injector_temperature": 110,
+                                 "fuel_injector_temperature": 320, "mixture_ratio": 2.5, "purge_pressure": 31}),   # all normal
+ # neonatal_incubator (air and ambient temperatures in degF: 38.0/30.0/32/34.0/-10/+40 °C = 100.4/86/89.6/93.2/14/104 °F;
+ #   mattress temperature in K: 40 °C = 313.15 K; battery time in s: 20 min = 1200 s)
+ ("ni-01", "neonatal_incubator", {"air_temperature": 100.4}),
+ ("ni-02", "neonatal_incubator", {"air_temperature": 100.5}),
+ ("ni-03", "neonatal_incubator", {"air_temperature": 100.76}),              # 38.2 °C: inside the history "from 38.5 °C to 38.0 °C"
+ ("ni-04", "neonatal_incubator", {"air_temperature": 101.3}),               # history limit 38.5 °C
+ ("ni-05", "neonatal_incubator", {"air_temperature": 38.5}),                # a °C-sized reading: out of the degF range
+ ("ni-06", "neonatal_incubator", {"air_temperature": 98.6}),                # settable "from 20 °C to 37 °C"
+ ("ni-07", "neonatal_incubator", {"air_temperature": 68}),                  # 20 °C; duration rule not in query
+ ("ni-08", "neonatal_incubator", {"air_temperature": 93.2, "relative_humidity": 60}),   # troubleshooting step 2
+ ("ni-09", "neonatal_incubator", {"skin_temperature": 37.8}),
+ ("ni-10", "neonatal_incubator", {"skin_temperature": 37.79}),
+ ("ni-11", "neonatal_incubator", {"skin_temperature": 36.0}),
+ ("ni-12", "neonatal_incubator", {"skin_temperature": 35.9}),
+ ("ni-13", "neonatal_incubator", {"skin_temperature": 37.0}),               # normal 36.5–37.5 °C: descriptive
+ ("ni-14", "neonatal_incubator", {"skin_temperature": 37.6}),               # unless-parameter absent
+ ("ni-15", "neonatal_incubator", {"skin_temperature": 37.6, "air_temperature": 93.2}),
+ ("ni-16", "neonatal_incubator", {"skin_temperature": 37.6, "air_temperature": 93.3}),
+ ("ni-17", "neonatal_incubator", {"skin_temperature": 37.5, "air_temperature": 95}),
+ ("ni-18", "neonatal_incubator", {"skin_temperature": 37.9, "air_temperature": 95}),
+ ("ni-19", "neonatal_incubator", {"skin_temperature": 37.6, "air_temperature": "nan"}),
+ ("ni-20", "neonatal_incubator", {"mattress_temperature": 313.15}),
+ ("ni-21", "neonatal_incubator", {"mattress_temperature": 313.2}),
+ ("ni-22", "neonatal_incubator", {"mattress_temperature": 40}),             # a °C-sized reading: out of the K range
+ ("ni-23", "neonatal_incubator", {"relative_humidity": 40}),
+ ("ni-24", "neonatal_incubator", {"relative_humidity": 39.9}),
+ ("ni-25", "neonatal_incubator", {"relative_humidity": 85}),
+ ("ni-26", "neonatal_incubator", {"relative_humidity": 85.1}),
+ ("ni-27", "neonatal_incubator", {"relative_humidity": 80}),                # "24 hours at 80 % relative humidity"
+ ("ni-28", "neonatal_incubator", {"relative_humidity": 80.1, "air_temperature": 89.5}),
+ ("ni-29", "neonatal_incubator", {"relative_humidity": 80, "air_temperature": 89.5}),
+ ("ni-30", "neonatal_incubator", {"relative_humidity": 81, "air_temperature": 89.6}),
+ ("ni-31", "neonatal_incubator", {"relative_humidity": 81}),                # while-parameter absent
+ ("ni-32", "neonatal_incubator", {"body_weight": 999, "relative_humidity": 69.9}),
+ ("ni-33", "neonatal_incubator", {"body_weight": 1000, "relative_humidity": 60}),
+ ("ni-34", "neonatal_incubator", {"body_weight": 999, "relative_humidity": 70}),
+ ("ni-35", "neonatal_incubator", {"body_weight": 800}),
+ ("ni-36", "neonatal_incubator", {"body_weight": 5000}),                    # "body weight of up to 5 kg": descriptive
+ ("ni-37", "neonatal_incubator", {"body_weight": 999, "relative_humidity": 39}),
+ ("ni-38", "neonatal_incubator", {"o2_concentration": 40, "spo2": 95}),
+ ("ni-39", "neonatal_incubator", {"o2_concentration": 41, "spo2": 95}),
+ ("ni-40", "neonatal_incubator", {"o2_concentration": 41, "spo2": 89}),
+ ("ni-41", "neonatal_incubator", {"o2_concentration": 41, "spo2": 90}),
+ ("ni-42", "neonatal_incubator", {"o2_concentration": 100}),                # except-parameter absent
+ ("ni-43", "neonatal_incubator", {"o2_concentration": 41, "spo2": "nan"}),
+ ("ni-44", "neonatal_incubator", {"o2_concentration": 18}),
+ ("ni-45", "neonatal_incubator", {"o2_concentration": 17.9}),
+ ("ni-46", "neonatal_incubator", {"o2_concentration": 21}),                 # calibration point in the action
+ ("ni-47", "neonatal_incubator", {"spo2": 87, "o2_concentration": 40}),
+ ("ni-48", "neonatal_incubator", {"spo2": 87, "o2_concentration": 40.1}),
+ ("ni-49", "neonatal_incubator", {"spo2": 88, "o2_concentration": 30}),
+ ("ni-50", "neonatal_incubator", {"spo2": 87}),
+ ("ni-51", "neonatal_incubator", {"pulse_rate": 80}),
+ ("ni-52", "neonatal_incubator", {"pulse_rate": 79}),
+ ("ni-53", "neonatal_incubator", {"pulse_rate": 200}),
+ ("ni-54", "neonatal_incubator", {"pulse_rate": 201}),
+ ("ni-55", "neonatal_incubator", {"battery_time": 1200}),
+ ("ni-56", "neonatal_incubator", {"battery_time": 1199}),
+ ("ni-57", "neonatal_incubator", {"battery_time": 5400, "ambient_temperature": 68}),   # "about 90 min at ... 20 °C"
+ ("ni-58", "neonatal_incubator", {"battery_time": 20}),                     # a min-sized reading: 20 s is low
+ ("ni-59", "neonatal_incubator", {"ambient_temperature": 14}),
+ ("ni-60", "neonatal_incubator", {"ambient_temperature": 13.9}),
+ ("ni-61", "neonatal_incubator", {"ambient_temperature": 104}),
+ ("ni-62", "neonatal_incubator", {"ambient_temperature": 104.1}),
+ ("ni-63", "neonatal_incubator", {"ambient_temperature": -10}),             # a °C-sized reading: -10 °F is colder
+ ("ni-64", "neonatal_incubator", {"air_temperature": 93.2, "skin_temperature": 36.8, "mattress_temperature": 310,
+                                  "relative_humidity": 60, "o2_concentration": 30, "spo2": 95, "pulse_rate": 140,
+                                  "battery_time": 3000, "ambient_temperature": 72, "body_weight": 2500}),   # all normal
+ # electrolyser_plant (stack current in A; cell voltage in V: 2,200 mV = 2.2 V; stack voltage in kV: 400 V = 0.4 kV;
+ #   stack temperature and dew point in degF: 80/5/55 °C = 176/41/131 °F, -65/-40/-70 °C = -85/-40/-94 °F; O2 separator
+ #   level in m: 350 mm = 0.35 m; O2 separator pressure in kPa: 20/150 mbar = 2/15 kPa; H2 outlet pressure in MPa)
+ ("el-01", "electrolyser_plant", {"stack_current": 4500}),
+ ("el-02", "electrolyser_plant", {"stack_current": 4501}),
+ ("el-03", "electrolyser_plant", {"stack_current": 4000, "h2_outlet_pressure": 3.0}),   # nominal: descriptive
+ ("el-04", "electrolyser_plant", {"stack_current": 2000}),                  # start-up ramp "from 500 A to 4,000 A"
+ ("el-05", "electrolyser_plant", {"stack_current": 4.6}),                   # a kA-sized reading: 4.6 A
+ ("el-06", "electrolyser_plant", {"stack_current": 50}),                    # "stack current to 50 %" in an action
+ ("el-07", "electrolyser_plant", {"cell_voltage": 2.2}),
+ ("el-08", "electrolyser_plant", {"cell_voltage": 2.201}),
+ ("el-09", "electrolyser_plant", {"cell_voltage": 1.9}),                    # typical: descriptive
+ ("el-10", "electrolyser_plant", {"cell_voltage": 2200}),                   # an mV-sized reading: out of the V range
+ ("el-11", "electrolyser_plant", {"stack_voltage": 0.399, "stack_current": 3001}),
+ ("el-12", "electrolyser_plant", {"stack_voltage": 0.4, "stack_current": 3001}),
+ ("el-13", "electrolyser_plant", {"stack_voltage": 0.399, "stack_current": 3000}),
+ ("el-14", "electrolyser_plant", {"stack_voltage": 0.399}),                 # while-parameter absent
+ ("el-15", "electrolyser_plant", {"stack_voltage": 400, "stack_current": 3500}),   # a V-sized reading: out of the kV range
+ ("el-16", "electrolyser_plant", {"stack_temperature": 176}),
+ ("el-17", "electrolyser_plant", {"stack_temperature": 176.1}),
+ ("el-18", "electrolyser_plant", {"stack_temperature": 131, "stack_current": 500}),   # start-up "heat the stack to 55 °C"
+ ("el-19", "electrolyser_plant", {"stack_temperature": 80, "stack_current": 4000}),   # a °C-sized reading: 80 °F is cool
+ ("el-20", "electrolyser_plant", {"stack_temperature": 40.9, "stack_current": 0}),
+ ("el-21", "electrolyser_plant", {"stack_temperature": 41, "stack_current": 0}),
+ ("el-22", "electrolyser_plant", {"stack_temperature": 40, "stack_current": 100}),
+ ("el-23", "electrolyser_plant", {"stack_temperature": 40, "stack_current": 101}),
+ ("el-24", "electrolyser_plant", {"stack_temperature": 40}),                # except-parameter absent
+ ("el-25", "electrolyser_plant", {"stack_temperature": 40, "stack_current": "nan"}),
+ ("el-26", "electrolyser_plant", {"stack_temperature": 5, "stack_current": 0}),   # a °C-sized reading: 5 °F is cold
+ ("el-27", "electrolyser_plant", {"h2_in_o2": 1.0}),
+ ("el-28", "electrolyser_plant", {"h2_in_o2": 1.01}),
+ ("el-29", "electrolyser_plant", {"h2_in_o2": 1.99}),
+ ("el-30", "electrolyser_plant", {"h2_in_o2": 2.0}),
+ ("el-31", "electrolyser_plant", {"h2_in_o2": 3.0}),                        # history "set at 3.0 %"
+ ("el-32", "electrolyser_plant", {"enclosure_h2": 10}),
+ ("el-33", "electrolyser_plant", {"enclosure_h2": 10.1}),
+ ("el-34", "electrolyser_plant", {"enclosure_h2": 24.9}),
+ ("el-35", "electrolyser_plant", {"enclosure_h2": 25}),
+ ("el-36", "electrolyser_plant", {"o2_separator_level": 0.35}),
+ ("el-37", "electrolyser_plant", {"o2_separator_level": 0.349}),
+ ("el-38", "electrolyser_plant", {"o2_separator_level": 350}),              # an mm-sized reading: out of the m range
+ ("el-39", "electrolyser_plant", {"h2_separator_level": 30}),
+ ("el-40", "electrolyser_plant", {"h2_separator_level": 29.9}),
+ ("el-41", "electrolyser_plant", {"h2_separator_level": 70}),
+ ("el-42", "electrolyser_plant", {"h2_separator_level": 70.1}),
+ ("el-43", "electrolyser_plant", {"h2_separator_level": 84.9}),
+ ("el-44", "electrolyser_plant", {"h2_separator_level": 85}),
+ ("el-45", "electrolyser_plant", {"h2_separator_level": 50}),               # start-up "fill the separators to 50 %"
+ ("el-46", "electrolyser_plant", {"water_conductivity": 0.49}),
+ ("el-47", "electrolyser_plant", {"water_conductivity": 0.5}),
+ ("el-48", "electrolyser_plant", {"water_conductivity": 1.0}),
+ ("el-49", "electrolyser_plant", {"water_conductivity": 1.01}),
+ ("el-50", "electrolyser_plant", {"water_conductivity": 0.15}),             # typical 0.1 to 0.2 µS/cm
+ ("el-51", "electrolyser_plant", {"water_conductivity": 0.05}),             # start-up "less than 0.1 µS/cm"
+ ("el-52", "electrolyser_plant", {"water_conductivity": "nan"}),
+ ("el-53", "electrolyser_plant", {"o2_separator_pressure": 2}),
+ ("el-54", "electrolyser_plant", {"o2_separator_pressure": 1.99}),
+ ("el-55", "electrolyser_plant", {"o2_separator_pressure": 15}),
+ ("el-56", "electrolyser_plant", {"o2_separator_pressure": 15.01}),
+ ("el-57", "electrolyser_plant", {"o2_separator_pressure": 150}),           # an mbar-sized reading: out of the kPa range
+ ("el-58", "electrolyser_plant", {"dew_point": -94}),                       # design dew point -70 °C: descriptive
+ ("el-59", "electrolyser_plant", {"dew_point": -40}),
+ ("el-60", "electrolyser_plant", {"dew_point": -39.9}),
+ ("el-61", "electrolyser_plant", {"dew_point": -80}),                       # duration rule: never in query
+ ("el-62", "electrolyser_plant", {"h2_outlet_pressure": 3.2}),
+ ("el-63", "electrolyser_plant", {"h2_outlet_pressure": 3.21}),
+ ("el-64", "electrolyser_plant", {"h2_outlet_pressure": 3.6}),              # above the PSV set pressure too
+ ("el-65", "electrolyser_plant", {"h2_outlet_pressure": 32}),               # a bar-sized reading: out of the MPa range
+ ("el-66", "electrolyser_plant", {"stack_current": 4000, "stack_voltage": 0.475, "cell_voltage": 1.9,
+                                  "stack_temperature": 150, "h2_in_o2": 0.3, "enclosure_h2": 0, "o2_separator_level": 0.8,
+                                  "h2_separator_level": 50, "water_conductivity": 0.15, "o2_separator_pressure": 8,
+                                  "dew_point": -94, "h2_outlet_pressure": 3.0}),   # all normal
 ]
 
 # ======================================================================= replays
@@ -1721,6 +2042,19 @@ R = [
  ("rp-br-temperature-excursion", "bioreactor", "replay/br_temperature_excursion.csv", ["culture_temperature"],
   [(0, 98.6), (60, 100.6), (200, 100.4), (300, 100.5), (900, 101), (901, 101), (1000, 100.4), (1100, 99.5),
    (1200, 97.6), (1300, 97.7), (3600, 98.6)]),
+ ("rp-ts3-turbopump-vibration", "rocket_test_stand", "replay/ts3_turbopump_vibration.csv",
+  ["turbopump_vibration", "turbopump_speed"],
+  [(0, 2, 0), (1, 5, 31000), (2, 13, 31000), (2.25, 12, 31000), (3, 14, 31000), (3.5, 14, 31000), (3.75, 15, 31000),
+   (4, 22, 31000), (4.25, 22, 30000), (4.5, 12, 30000), (5, 3, 36500), (5.5, 3, 36600), (6, 3, 38000), (6.5, 3, 37000),
+   (7, 3, 36500), (8, 2, 0)]),
+ ("rp-ni-air-temperature-low", "neonatal_incubator", "replay/ni_air_temperature_low.csv",
+  ["air_temperature", "relative_humidity"],
+  [(0, 93.2, 60), (60, 85, 60), (300, 86, 60), (400, 85.5, 60), (1000, 85.5, 60), (1001, 85.5, 60), (1100, 85.5, 82),
+   (1200, 86, 82), (1300, 89.6, 82), (1400, 93.2, 60), (3600, 93.2, 60)]),
+ ("rp-el-dryer-dew-point", "electrolyser_plant", "replay/el_dryer_dew_point.csv", ["dew_point", "h2_in_o2"],
+  [(0, -94, 0.2), (60, -80, 0.2), (200, -85, 0.2), (300, -84, 0.2), (400, -84, 1.1), (500, -84, 2.0), (550, -84, 1.0),
+   (600, -84, 0.2), (601, -83, 0.2), (700, -39, 0.2), (800, -40, 0.2), (900, -85, 0.2), (1000, -94, 0.2),
+   (3600, -94, 0.2)]),
 ]
 
 def valid_state(dom, st):
