@@ -281,13 +281,21 @@ def _procedures(
         title = None
         for k in range(i - 1, -1, -1):
             if statements[k].kind in ("title", "heading"):
-                if _clean(statements[k].text).rstrip(":").strip():  # a bare ":" names nothing
+                if _names_something(statements[k]):
                     title = statements[k]
                 break
             if statements[k].kind == "sentence":
                 break
-        out.append((title or items[0], items))
+        # without a title, the first step that says something names the procedure
+        title = title or next((item for item in items if _names_something(item)), None)
+        if title is not None:
+            out.append((title, items))
     return out
+
+
+def _names_something(st: Statement) -> bool:
+    """A bare ":" (a "Step 4::" line, a title of only a colon) names nothing."""
+    return bool(_clean(st.text).rstrip(":").strip())
 
 
 def _max_min(body: str) -> re.Match[str] | None:

@@ -769,3 +769,12 @@ def test_a_value_signalled_as_an_alarm() -> None:
     found = extract(split_statements("An oil temperature of 40 °C is reported as normal.\n",
                                      "m.txt"), PARAMS)
     assert found.rules == []
+
+
+def test_a_procedure_is_named_by_its_first_step_that_says_something() -> None:
+    # "Step 4::" is a step of only a colon: it cannot name the procedure
+    found = extract(split_statements("Step 4::\n2. Open the valve.\n3. Close it.\n", "m.txt"),
+                    PARAMS)
+    (proc,) = [r for r in found.rules if r.kind == "procedure"]
+    assert proc.title == "Open the valve."
+    assert [s.text for s in proc.steps] == [":", "Open the valve.", "Close it."]
