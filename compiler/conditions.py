@@ -51,6 +51,12 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("not", "above"), "<="), (("not", "exceeding"), "<="), (("not", "over"), "<="),
     (("at", "least"), ">="), (("at", "most"), "<="),
     (("amounts", "to", "at", "least"), ">="), (("amounts", "to"), "=="),
+    (("amount", "to", "at", "least"), ">="), (("amounts", "to", "at", "most"), "<="),
+    (("amount", "to", "at", "most"), "<="),
+    (("rises", "past"), ">"), (("rise", "past"), ">"), (("climbs", "past"), ">"),
+    (("goes", "past"), ">"),
+    (("falls", "short", "of"), "<"), (("fall", "short", "of"), "<"),
+    (("falling", "short", "of"), "<"),
     (("reach", "or", "exceed"), ">="), (("reaches", "or", "exceeds"), ">="),
     (("meet", "or", "exceed"), ">="), (("meets", "or", "exceeds"), ">="),
     (("passes",), ">"), (("passed",), ">"),
@@ -111,7 +117,7 @@ _VERB_GAP = {
     "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
-    "set", "allowed", "permitted", "exceeding", "band", "window",
+    "set", "allowed", "permitted", "exceeding", "band", "window", "becomes", "become",
 }
 # Said instead of "never" between a modal and its comparison.
 _NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
@@ -540,6 +546,8 @@ def _is_modal(words: list[str], k: int) -> bool:
         return k + 1 < len(words) and words[k + 1] == "to"
     if word == "may":  # "may not exceed": a prohibition; "may exceed" says nothing
         return k + 1 < len(words) and words[k + 1] == "not"
+    if word in ("is", "are"):  # "is to amount to at least 0.8 bar": a requirement
+        return words[k + 1:k + 2] == ["to"]
     return word in _MODALS
 
 

@@ -57,7 +57,8 @@ _UNLESS = re.compile(r"(?:,\s*|\s+)\b(unless|except when|except if|except while)
                      re.IGNORECASE)
 _RULE_WORDS = re.compile(
     r"\b(must|shall|should|require[sd]?|needs? to|has to|have to|not (?:be )?(?:eligible|"
-    r"permitted|allowed)|prohibited|forbidden|do not|don't|never|cannot|can't|may not|"
+    r"permitted|allowed|permissible)|impermissible|prohibited|forbidden|do not|don't|never|"
+    r"cannot|can't|may not|may at (?:most|least)|"
     r"is to|are to|is not to|are not to|is limited|are limited|maximum|minimum|limit|avoid)\b"
     # "max." / "min." as limits, not the minute of "mL/min", "5 min" or "per min"
     r"|(?<![/\d])(?<!\d )(?<!per )\b(?:max|min)\b\.?",
@@ -107,6 +108,20 @@ _MIN_MAX_PAIR = re.compile(
     r"^(?P<phrase>[^:]{2,60}?)\s*:\s*(?:min(?:imum)?\.?)\s*(?P<lo>[+\-−]?\d[^,;]*?)\s*[,;]\s*"
     r"(?:max(?:imum)?\.?)\s*(?P<hi>[+\-−]?\d.*)$", re.IGNORECASE)
 _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitations list
+# "is or becomes less than": the verb that moves is the one meant.
+_EITHER_VERB = re.compile(r"\b(?:is|are) or (?P<verb>becomes?|falls?|drops?|rises?|gets?|"
+                          r"goes|go)\b", re.IGNORECASE)
+# "may at most amount to 130 °C", "is to amount to at least 0.8 bar" read as "at most N".
+_AMOUNT_AT = re.compile(r"\bat (?P<bound>most|least) (?:amount to|be|total)\b", re.IGNORECASE)
+# "may at most be 1.2 MW" is "must be at most 1.2 MW" ("may exceed" says nothing).
+_MAY_AT = re.compile(r"\bmay at (?P<bound>most|least)\b", re.IGNORECASE)
+# "Under no circumstances may the chamber pressure exceed 3.0 bar": an inverted "never".
+_LEADING_NEVER = re.compile(
+    r"^(?:under no circumstances|at no time|in no case|on no account)\s*,?\s+"
+    r"(?:may|must|shall|should|can|will)\s+(?!not\b)", re.IGNORECASE)
+# An abbreviation in brackets after a limitation line's parameter ("Rotor speed (NR),
+# power on, maximum ..... 104 %"): its words stay in the name, its brackets go.
+_NAME_ABBREVIATION = re.compile(r"\s*\((?P<abbr>[A-Za-z][A-Za-z0-9/-]{0,9})\)(?=[\s,:])")
 # A short tag before a limitation line ("I-33: Maximum ...", "Limit: Minimum ..."): the
 # line's own kind word and the parameter's name follow it.
 _LIMIT_TAG = re.compile(
@@ -183,6 +198,10 @@ _CAUTION_WORDS = re.compile(
     r"\b(caution|notify|alert|alarm|fault|reduce|stop|lock|reject|not eligible|must|shall|"
     r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
+# "Engine starts are not permitted at an outside air temperature below -35 °C": what is
+# not permitted comes before its condition, nothing after it.
+_NOT_PERMITTED = re.compile(r"\b(?:not (?:be )?(?:permitted|allowed|permissible)|"
+                            r"impermissible|prohibited|forbidden)\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(the|a|an|all|any|both|each)\b", re.IGNORECASE)
 # Small patterns of the functions below, compiled once.
 _DIGIT = re.compile(r"\d")
@@ -304,7 +323,15 @@ def _max_min(body: str) -> re.Match[str] | None:
     if not _LIMIT_WORD.search(body):
         return None  # no kind word: neither pattern can match (trying them costs ~10 µs)
     body = _LIMIT_TAG.sub("", _LEADER.sub(": ", body), count=1)
+    if "(" in body:
+        body = _NAME_ABBREVIATION.sub(_abbreviation_words, body)
     return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
+
+
+def _abbreviation_words(match: re.Match[str]) -> str:
+    """" (NR)" -> " NR"; a bracketed kind word ("Cell voltage (min): 3.0 V") stays."""
+    abbr = match.group("abbr")
+    return match.group(0) if _LIMIT_WORD.match(abbr) else " " + abbr
 
 
 def _limit_line(text: str) -> bool:
@@ -370,6 +397,11 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
     if label:
         text = text[label.end():]
         severity_word = severity_word or "alarm"  # a named alarm: its condition is a rule
+    text = _EITHER_VERB.sub(r"\g<verb>", text)
+    text = _MAY_AT.sub(r"must be at \g<bound>", _AMOUNT_AT.sub(r"at \g<bound>", text))
+    never = _LEADING_NEVER.match(text)
+    if never:
+        text = "Do not let " + text[never.end():]
     return req_id, severity_word, text.rstrip().rstrip(".!;:").rstrip()
 
 
@@ -432,7 +464,8 @@ def _extract_statement(
             kind = "constraint"
         elif kind in ("alert", "order"):
             kind, action = "if_then", body
-        elif _PROHIBITION.match(body):
+        elif _PROHIBITION.match(body) or (
+                not action.strip(" .") and _NOT_PERMITTED.search(body)):
             kind, action = "constraint", body
         elif _RULE_WORDS.search(action):
             kind = "constraint" if _NEGATION.search(action) else "if_then"

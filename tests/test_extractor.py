@@ -778,3 +778,44 @@ def test_a_procedure_is_named_by_its_first_step_that_says_something() -> None:
     (proc,) = [r for r in found.rules if r.kind == "procedure"]
     assert proc.title == "Open the valve."
     assert [s.text for s in proc.steps] == [":", "Open the valve.", "Close it."]
+
+
+def test_limits_said_with_may_at_most_or_is_to_amount_to() -> None:
+    got = one("The oil temperature may at most amount to 130 °C.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("temp", "<=", 130, "degC")})
+    got = one("The oil pressure may at most be 90 psi (relief setting).")
+    assert stripped(got["cond"]) == {"not": atom("pressure", "<=", 90, "psi")}
+    got = one("The oil pressure is to amount to at least 20 psi.")
+    assert stripped(got["cond"]) == {"not": atom("pressure", ">=", 20, "psi")}
+    found = extract(split_statements("The oil pressure may exceed 90 psi briefly.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == []  # "may exceed" still says nothing
+
+
+def test_inverted_never_and_prohibitions_with_the_condition_last() -> None:
+    got = one("Under no circumstances may the oil pressure exceed 90 psi.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", atom("pressure", ">", 90, "psi"))
+    got = one("Pump starts are not permitted at an oil temperature below -35 °C.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", atom("temp", "<", -35, "degC"))
+    got = one("Operation of the pump with a speed below 25 rpm is not permissible.")
+    assert (got["kind"], stripped(got["cond"])) == ("constraint", atom("speed", "<", 25, "rpm"))
+
+
+def test_rises_past_falls_short_of_and_is_or_becomes() -> None:
+    got = one("If the oil temperature rises past 90 °C, stop the pump.")
+    assert stripped(got["cond"]) == atom("temp", ">", 90, "degC")
+    got = one("If the humidity falls short of 19.5 %, check the analyser.")
+    assert stripped(got["cond"]) == atom("humidity", "<", 19.5, "percent")
+    got = one("If the oil pressure is or becomes less than 15 psi, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", "<", 15, "psi")
+
+
+def test_an_abbreviation_in_a_limitation_line_stays_in_the_name() -> None:
+    nr = table(("nr", ("rotor speed", "NR"), "percent"))
+    got = one("Rotor speed (NR), power on, maximum ..... 104 %", nr)
+    assert stripped(got["cond"]) == {"not": atom("nr", "<=", 104, "percent")}
+    got = one("Cell voltage (min): 3.0 V", table(("cell", ("cell voltage",), "V")))
+    assert stripped(got["cond"]) == {"not": atom("cell", ">=", 3, "V")}

@@ -761,6 +761,123 @@ domain("electrolyser_plant",
         ("dew point higher than -40 °C must not be delivered", lambda s: gt(s, "dew_point", C2F(-40)), None),
         ("Maximum hydrogen outlet pressure: 32 bar", lambda s: gt(s, "h2_outlet_pressure", F("3.2")), None)])
 
+# ---------------------------------------------------------------- helicopter_transmission
+# °C text -> degF manifest for the TGT (880/900 °C = 1616/1652 °F; history 870 °C = 1598 °F), the MGB oil
+# temperature (115/110/105/100/10 °C = 239/230/221/212/50 °F; normal range 50–100 °C = 122–212 °F) and the OAT
+# (-35/40 °C = -31/104 °F); bar text -> kPa (1.5/6.5/1.0 bar = 150/650/100 kPa); kt text -> km/h (150 kt =
+# 277.8 km/h; cruise 130 kt = 240.76, procedure 70 kt = 129.64); torque, NR percent; chip count plain
+domain("helicopter_transmission",
+       {"torque": (0, 150), "rotor_speed": (0, 130), "tgt": (-60, 2000), "mgb_oil_pressure": (0, 1000),
+        "mgb_oil_temperature": (-60, 350), "chip_detector_count": (0, 50), "airspeed": (0, 500),
+        "outside_air_temperature": (-80, 140)},
+       [("Do not exceed an indicated airspeed of 150 kt", lambda s: gt(s, "airspeed", 150 * KT_KMH), None),
+        # dotted red-line lines "X, maximum ..... N" / "X, minimum ..... N"
+        ("Torque, maximum", lambda s: gt(s, "torque", 110), None),
+        ("TGT, maximum", lambda s: gt(s, "tgt", C2F(880)), None),
+        ("MGB oil pressure, minimum", lambda s: lt(s, "mgb_oil_pressure", 150), None),
+        ("MGB oil pressure, maximum", lambda s: gt(s, "mgb_oil_pressure", 650), None),
+        ("MGB oil temperature, maximum", lambda s: gt(s, "mgb_oil_temperature", C2F(115)), None),
+        ("Operation with a torque above 100 % for more than 5 minutes is prohibited",
+         lambda s: gt(s, "torque", 100), 300),
+        ("Do not apply more than 70 % torque",
+         lambda s: AND(gt(s, "torque", 70), lt(s, "mgb_oil_temperature", C2F(10))), None),
+        ("Engine starts are not permitted", lambda s: lt(s, "outside_air_temperature", C2F(-35)), None),
+        ("power on, maximum", lambda s: gt(s, "rotor_speed", 104), None),
+        ("power on, minimum", lambda s: lt(s, "rotor_speed", 97), None),
+        ("power off, maximum", lambda s: gt(s, "rotor_speed", 110), None),
+        ("is or becomes less than 1.0 bar", lambda s: lt(s, "mgb_oil_pressure", 100), None),
+        ("LAND IMMEDIATELY if the MGB oil temperature exceeds 110 °C",
+         lambda s: AND(gt(s, "mgb_oil_temperature", C2F(110)), lt(s, "mgb_oil_pressure", 150)), None),
+        # unless: oil pressure absent / NaN -> no fire
+        ("LAND AS SOON AS PRACTICABLE if the MGB oil temperature is within",
+         lambda s: AND(between(s, "mgb_oil_temperature", C2F(100), C2F(110)),
+                       NOT(lt(s, "mgb_oil_pressure", 150))), None),
+        # except: OAT absent / NaN -> no fire
+        ("Reduce torque to 80 % or less",
+         lambda s: AND(gt(s, "mgb_oil_temperature", C2F(105)), NOT(gt(s, "outside_air_temperature", C2F(40)))), None),
+        ("chip detector count increases to 2 or more", lambda s: ge(s, "chip_detector_count", 2), None),
+        ("If NR decays below 95 %", lambda s: lt(s, "rotor_speed", 95), None),
+        ("If the TGT rises past 900 °C", lambda s: gt(s, "tgt", C2F(900)), None),
+        ("Torque indications greater than 120 %", lambda s: gt(s, "torque", 120), None)])
+
+# ---------------------------------------------------------------- hyperbaric_chamber
+# bar text -> kPa manifest for the chamber pressure (3.0 bar = 300 kPa; the ATA / msw treatment table is
+# descriptive), bar text -> psi for the air supply pressure (7 bar = 101.526421 psi), °C text -> degF for the
+# chamber temperature (20/27/30 °C = 68/80.6/86 °F; set point 23 °C = 73.4 °F), °C text -> K for the breathing
+# air dew point (-20 °C = 253.15 K); O2, CO2, relative humidity and SpO2 in percent
+domain("hyperbaric_chamber",
+       {"chamber_pressure": (0, 700), "o2_concentration": (0, 100), "co2_concentration": (0, 10),
+        "chamber_temperature": (0, 150), "relative_humidity": (0, 100), "spo2": (0, 100),
+        "air_supply_pressure": (0, 300), "air_dew_point": (150, 350)},
+       [# a rule whose only condition is an unless: fires below 7 bar, not when the pressure is absent / NaN
+        ("Compression must not begin unless the air supply pressure is at least 7 bar",
+         lambda s: NOT(ge(s, "air_supply_pressure", 700 / PSI_KPA)), None),
+        # "is not to rise above -20 °C": violated above
+        ("is not to rise above -20 °C", lambda s: gt(s, "air_dew_point", C2K(-20)), None),
+        # "Under no circumstances may X exceed N": violated above
+        ("Under no circumstances may the chamber pressure exceed 3.0 bar", lambda s: gt(s, "chamber_pressure", 300), None),
+        ("chamber O2 concentration exceeds 23.5 %", lambda s: gt(s, "o2_concentration", F("23.5")), None),
+        ("falls short of 19.5 %", lambda s: lt(s, "o2_concentration", F("19.5")), None),
+        ("The safety officer shall order an air flush",
+         lambda s: AND(ge(s, "o2_concentration", 22), gt(s, "chamber_pressure", 200)), None),
+        ("found to be above 0.5 %", lambda s: gt(s, "co2_concentration", F("0.5")), None),
+        # unless: chamber pressure absent / NaN -> no fire
+        ("The operator shall flush the chamber with air",
+         lambda s: AND(gt(s, "co2_concentration", 1), NOT(lt(s, "chamber_pressure", 110))), None),
+        # imperative "Keep X between A and B": violated outside
+        ("Keep the chamber temperature between 20 °C and 27 °C",
+         lambda s: outside(s, "chamber_temperature", C2F(20), C2F(27)), None),
+        ("exceeds 30 °C for a continuous period of more than 10 minutes",
+         lambda s: gt(s, "chamber_temperature", C2F(30)), 600),
+        # "may not drop below 30 %": violated below
+        ("may not drop below 30 %", lambda s: lt(s, "relative_humidity", 30), None),
+        # except: chamber temperature absent / NaN -> no fire
+        ("Start the chamber dehumidifier",
+         lambda s: AND(gt(s, "relative_humidity", 75), NOT(lt(s, "chamber_temperature", C2F(20)))), None),
+        ("patient SpO2 is 88 % or less", lambda s: le(s, "spo2", 88), None)])
+
+# ---------------------------------------------------------------- district_heating_substation
+# °C text -> K manifest for the primary supply temperature (130 °C = 403.15 K; history 140 °C = 413.15 K, design
+# 110 °C = 383.15 K), °C text -> degF for the secondary supply temperature (95/70/20 °C = 203/158/68 °F; heating
+# curve 70/35 °C = 158/95 °F); bar text -> kPa for the differential pressure (0.8/6.0 bar = 80/600 kPa), bar text
+# -> MPa for the expansion vessel pressure (1.3/1.0/2.7 bar = 0.13/0.1/0.27 MPa; safety valve 3.0 bar = 0.3 MPa,
+# commissioning 1.5 bar = 0.15 MPa); MW text -> kW (1.2 MW = 1200 kW); primary return and outdoor temperature
+# degC, L/h and Hz identical in text and manifest
+domain("district_heating_substation",
+       {"primary_supply_temperature": (250, 450), "primary_return_temperature": (-20, 150),
+        "secondary_supply_temperature": (0, 260), "outdoor_temperature": (-50, 60),
+        "differential_pressure": (0, 1600), "expansion_vessel_pressure": (0, 1), "makeup_water_flow": (0, 2000),
+        "heat_output": (0, 3000), "pump_frequency": (0, 60)},
+       [# "may at most amount to N": violated above
+        ("may at most amount to 130 °C", lambda s: gt(s, "primary_supply_temperature", C2K(130)), None),
+        # "X above N is not permissible": fires above
+        ("A primary return temperature above 60 °C is not permissible",
+         lambda s: gt(s, "primary_return_temperature", 60), None),
+        ("lies in the range of 50 °C to 60 °C", lambda s: between(s, "primary_return_temperature", 50, 60), None),
+        # "is to amount to at least N": violated below
+        ("is to amount to at least 0.8 bar", lambda s: lt(s, "differential_pressure", 80), None),
+        ("Primary differential pressures exceeding 6.0 bar", lambda s: gt(s, "differential_pressure", 600), None),
+        # "may at most be N": violated above
+        ("The heat output may at most be 1.2 MW", lambda s: gt(s, "heat_output", 1200), None),
+        ("In case of a secondary supply temperature above 95 °C",
+         lambda s: gt(s, "secondary_supply_temperature", C2F(95)), None),
+        # "While C, X is not to fall below N": fires when C holds and X < N
+        ("is not to fall below 70 °C",
+         lambda s: AND(lt(s, "outdoor_temperature", -5), lt(s, "secondary_supply_temperature", C2F(70))), None),
+        # except: secondary supply temperature absent / NaN -> no fire
+        ("For frost protection",
+         lambda s: AND(lt(s, "outdoor_temperature", 3), NOT(gt(s, "secondary_supply_temperature", C2F(20)))), None),
+        ("with a pump frequency below 25 Hz is not permissible", lambda s: lt(s, "pump_frequency", 25), None),
+        # unless: make-up water flow absent / NaN -> no fire
+        ("In case of an expansion vessel pressure lower than 1.3 bar",
+         lambda s: AND(lt(s, "expansion_vessel_pressure", F("0.13")), NOT(gt(s, "makeup_water_flow", 50))), None),
+        # "Falling below X of N" / "Exceeding X of N": X < N / X > N
+        ("Falling below an expansion vessel pressure of 1.0 bar",
+         lambda s: lt(s, "expansion_vessel_pressure", F("0.1")), None),
+        ("Exceeding an expansion vessel pressure of 2.7 bar",
+         lambda s: gt(s, "expansion_vessel_pressure", F("0.27")), None),
+        ("uninterruptedly for more than 30 minutes", lambda s: gt(s, "makeup_water_flow", 50), 1800)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -1969,6 +2086,182 @@ Q = [
                                   "stack_temperature": 150, "h2_in_o2": 0.3, "enclosure_h2": 0, "o2_separator_level": 0.8,
                                   "h2_separator_level": 50, "water_conductivity": 0.15, "o2_separator_pressure": 8,
                                   "dew_point": -94, "h2_outlet_pressure": 3.0}),   # all normal
+ # helicopter_transmission (TGT, MGB oil temperature and OAT in degF: 880/900 °C = 1616/1652 °F, 115/110/105/100/10 °C =
+ #   239/230/221/212/50 °F, -35/40 °C = -31/104 °F; MGB oil pressure in kPa: 1.5/6.5/1.0 bar = 150/650/100 kPa;
+ #   airspeed in km/h: 150 kt = 277.8 km/h)
+ ("hx-01", "helicopter_transmission", {"torque": 110}),
+ ("hx-02", "helicopter_transmission", {"torque": 110.1}),                 # duration rule not in query
+ ("hx-03", "helicopter_transmission", {"torque": 120}),
+ ("hx-04", "helicopter_transmission", {"torque": 120.1}),
+ ("hx-05", "helicopter_transmission", {"torque": 75}),                    # "Torque, typical cruise .... 75 %": descriptive
+ ("hx-06", "helicopter_transmission", {"torque": 75, "airspeed": 240.76}),   # cruise 130 kt at 75 % torque
+ ("hx-07", "helicopter_transmission", {"airspeed": 277.8}),
+ ("hx-08", "helicopter_transmission", {"airspeed": 277.81}),
+ ("hx-09", "helicopter_transmission", {"airspeed": 150}),                 # a kt-sized reading: 150 km/h is slow
+ ("hx-10", "helicopter_transmission", {"tgt": 1616}),
+ ("hx-11", "helicopter_transmission", {"tgt": 1616.1}),
+ ("hx-12", "helicopter_transmission", {"tgt": 1607}),                     # 875 °C: between the old and new red line
+ ("hx-13", "helicopter_transmission", {"tgt": 1652}),
+ ("hx-14", "helicopter_transmission", {"tgt": 1652.1}),
+ ("hx-15", "helicopter_transmission", {"tgt": 880}),                      # a °C-sized reading: 880 °F is cool
+ ("hx-16", "helicopter_transmission", {"mgb_oil_pressure": 150}),
+ ("hx-17", "helicopter_transmission", {"mgb_oil_pressure": 149.9}),
+ ("hx-18", "helicopter_transmission", {"mgb_oil_pressure": 100}),
+ ("hx-19", "helicopter_transmission", {"mgb_oil_pressure": 99.9}),
+ ("hx-20", "helicopter_transmission", {"mgb_oil_pressure": 650}),
+ ("hx-21", "helicopter_transmission", {"mgb_oil_pressure": 650.1}),
+ ("hx-22", "helicopter_transmission", {"mgb_oil_pressure": 1.2}),         # a bar-sized reading: 1.2 kPa is a pressure loss
+ ("hx-23", "helicopter_transmission", {"mgb_oil_temperature": 239}),      # unless/except parameters absent
+ ("hx-24", "helicopter_transmission", {"mgb_oil_temperature": 239.1}),
+ ("hx-25", "helicopter_transmission", {"mgb_oil_temperature": 230.1, "mgb_oil_pressure": 149}),
+ ("hx-26", "helicopter_transmission", {"mgb_oil_temperature": 230, "mgb_oil_pressure": 149}),
+ ("hx-27", "helicopter_transmission", {"mgb_oil_temperature": 230, "mgb_oil_pressure": 150}),
+ ("hx-28", "helicopter_transmission", {"mgb_oil_temperature": 212, "mgb_oil_pressure": 300}),
+ ("hx-29", "helicopter_transmission", {"mgb_oil_temperature": 211.9, "mgb_oil_pressure": 300}),
+ ("hx-30", "helicopter_transmission", {"mgb_oil_temperature": 220}),      # unless-parameter absent
+ ("hx-31", "helicopter_transmission", {"mgb_oil_temperature": 221.1, "outside_air_temperature": 104, "mgb_oil_pressure": 300}),
+ ("hx-32", "helicopter_transmission", {"mgb_oil_temperature": 221.1, "outside_air_temperature": 104.1, "mgb_oil_pressure": 300}),
+ ("hx-33", "helicopter_transmission", {"mgb_oil_temperature": 221, "outside_air_temperature": 50, "mgb_oil_pressure": 300}),
+ ("hx-34", "helicopter_transmission", {"mgb_oil_temperature": 225, "outside_air_temperature": "nan", "mgb_oil_pressure": 300}),
+ ("hx-35", "helicopter_transmission", {"mgb_oil_temperature": 167}),      # "normal range ... 50 to 100 °C": descriptive
+ ("hx-36", "helicopter_transmission", {"mgb_oil_temperature": 115, "mgb_oil_pressure": 300}),   # a °C-sized reading
+ ("hx-37", "helicopter_transmission", {"torque": 70.1, "mgb_oil_temperature": 49.9}),
+ ("hx-38", "helicopter_transmission", {"torque": 70, "mgb_oil_temperature": 40}),
+ ("hx-39", "helicopter_transmission", {"torque": 80, "mgb_oil_temperature": 50}),
+ ("hx-40", "helicopter_transmission", {"torque": 90}),                    # while-parameter absent
+ ("hx-41", "helicopter_transmission", {"torque": 60, "airspeed": 129.64}),   # shutdown procedure 60 % / 70 kt
+ ("hx-42", "helicopter_transmission", {"outside_air_temperature": -31}),
+ ("hx-43", "helicopter_transmission", {"outside_air_temperature": -31.1}),
+ ("hx-44", "helicopter_transmission", {"outside_air_temperature": -35}),  # a °C-sized reading: -35 °F is colder
+ ("hx-45", "helicopter_transmission", {"rotor_speed": 104}),
+ ("hx-46", "helicopter_transmission", {"rotor_speed": 104.1}),
+ ("hx-47", "helicopter_transmission", {"rotor_speed": 110}),
+ ("hx-48", "helicopter_transmission", {"rotor_speed": 110.5}),
+ ("hx-49", "helicopter_transmission", {"rotor_speed": 97}),
+ ("hx-50", "helicopter_transmission", {"rotor_speed": 96.9}),
+ ("hx-51", "helicopter_transmission", {"rotor_speed": 95}),
+ ("hx-52", "helicopter_transmission", {"rotor_speed": 94.9}),
+ ("hx-53", "helicopter_transmission", {"rotor_speed": 100}),              # governor set speed: descriptive
+ ("hx-54", "helicopter_transmission", {"chip_detector_count": 1}),
+ ("hx-55", "helicopter_transmission", {"chip_detector_count": 2}),
+ ("hx-56", "helicopter_transmission", {"chip_detector_count": 3}),
+ ("hx-57", "helicopter_transmission", {"torque": 75, "rotor_speed": 100, "tgt": 1400, "mgb_oil_pressure": 450,
+                                       "mgb_oil_temperature": 180, "chip_detector_count": 0, "airspeed": 240.76,
+                                       "outside_air_temperature": 59}),   # all normal
+ # hyperbaric_chamber (chamber pressure in kPa absolute: 3.0 bar = 300 kPa; air supply pressure in psi: 7 bar =
+ #   101.526421 psi; chamber temperature in degF: 20/27/30/23 °C = 68/80.6/86/73.4 °F; dew point in K: -20 °C = 253.15 K)
+ ("hb-01", "hyperbaric_chamber", {"air_supply_pressure": 101.52}),
+ ("hb-02", "hyperbaric_chamber", {"air_supply_pressure": 101.53}),
+ ("hb-03", "hyperbaric_chamber", {"air_supply_pressure": 7}),             # a bar-sized reading: 7 psi is low
+ ("hb-04", "hyperbaric_chamber", {"air_supply_pressure": "nan"}),
+ ("hb-05", "hyperbaric_chamber", {"air_dew_point": 253.15}),
+ ("hb-06", "hyperbaric_chamber", {"air_dew_point": 253.2}),
+ ("hb-07", "hyperbaric_chamber", {"air_dew_point": -20}),                 # a °C-sized reading: out of the K range
+ ("hb-08", "hyperbaric_chamber", {"chamber_pressure": 300}),
+ ("hb-09", "hyperbaric_chamber", {"chamber_pressure": 300.1}),
+ ("hb-10", "hyperbaric_chamber", {"chamber_pressure": 243}),              # treatment table 2.4 ATA
+ ("hb-11", "hyperbaric_chamber", {"chamber_pressure": 284}),              # treatment table 2.8 ATA
+ ("hb-12", "hyperbaric_chamber", {"chamber_pressure": 150}),              # procedure "holding at 150 kPa"
+ ("hb-13", "hyperbaric_chamber", {"o2_concentration": 23.5}),
+ ("hb-14", "hyperbaric_chamber", {"o2_concentration": 23.6}),
+ ("hb-15", "hyperbaric_chamber", {"o2_concentration": 24.5}),             # history "up to 25 %"
+ ("hb-16", "hyperbaric_chamber", {"o2_concentration": 19.5}),
+ ("hb-17", "hyperbaric_chamber", {"o2_concentration": 19.4}),
+ ("hb-18", "hyperbaric_chamber", {"o2_concentration": 20.9}),             # calibration with room air
+ ("hb-19", "hyperbaric_chamber", {"o2_concentration": 22, "chamber_pressure": 200.1}),
+ ("hb-20", "hyperbaric_chamber", {"o2_concentration": 22, "chamber_pressure": 200}),
+ ("hb-21", "hyperbaric_chamber", {"o2_concentration": 21.9, "chamber_pressure": 243}),
+ ("hb-22", "hyperbaric_chamber", {"o2_concentration": 22}),               # while-parameter absent
+ ("hb-23", "hyperbaric_chamber", {"o2_concentration": 24, "chamber_pressure": 243}),
+ ("hb-24", "hyperbaric_chamber", {"o2_concentration": 22, "chamber_pressure": "nan"}),
+ ("hb-25", "hyperbaric_chamber", {"co2_concentration": 0.5}),
+ ("hb-26", "hyperbaric_chamber", {"co2_concentration": 0.51}),
+ ("hb-27", "hyperbaric_chamber", {"co2_concentration": 0.05}),            # "normally remains below 0.1 %"
+ ("hb-28", "hyperbaric_chamber", {"co2_concentration": 0.2}),
+ ("hb-29", "hyperbaric_chamber", {"co2_concentration": 1.0, "chamber_pressure": 243}),
+ ("hb-30", "hyperbaric_chamber", {"co2_concentration": 1.01, "chamber_pressure": 243}),
+ ("hb-31", "hyperbaric_chamber", {"co2_concentration": 1.01, "chamber_pressure": 110}),
+ ("hb-32", "hyperbaric_chamber", {"co2_concentration": 1.01, "chamber_pressure": 109.9}),
+ ("hb-33", "hyperbaric_chamber", {"co2_concentration": 1.5}),             # unless-parameter absent
+ ("hb-34", "hyperbaric_chamber", {"co2_concentration": 1.5, "chamber_pressure": "nan"}),
+ ("hb-35", "hyperbaric_chamber", {"chamber_temperature": 68}),
+ ("hb-36", "hyperbaric_chamber", {"chamber_temperature": 67.9}),
+ ("hb-37", "hyperbaric_chamber", {"chamber_temperature": 80.6}),
+ ("hb-38", "hyperbaric_chamber", {"chamber_temperature": 80.7}),
+ ("hb-39", "hyperbaric_chamber", {"chamber_temperature": 73.4}),          # set point 23 °C
+ ("hb-40", "hyperbaric_chamber", {"chamber_temperature": 27}),            # a °C-sized reading: 27 °F is cold
+ ("hb-41", "hyperbaric_chamber", {"chamber_temperature": 90}),            # duration rule not in query
+ ("hb-42", "hyperbaric_chamber", {"relative_humidity": 30}),
+ ("hb-43", "hyperbaric_chamber", {"relative_humidity": 29.9}),
+ ("hb-44", "hyperbaric_chamber", {"relative_humidity": 75, "chamber_temperature": 70}),
+ ("hb-45", "hyperbaric_chamber", {"relative_humidity": 75.1, "chamber_temperature": 70}),
+ ("hb-46", "hyperbaric_chamber", {"relative_humidity": 76, "chamber_temperature": 68}),
+ ("hb-47", "hyperbaric_chamber", {"relative_humidity": 76, "chamber_temperature": 67.9}),
+ ("hb-48", "hyperbaric_chamber", {"relative_humidity": 80}),              # except-parameter absent
+ ("hb-49", "hyperbaric_chamber", {"relative_humidity": 80, "chamber_temperature": "nan"}),
+ ("hb-50", "hyperbaric_chamber", {"spo2": 88}),
+ ("hb-51", "hyperbaric_chamber", {"spo2": 88.1}),
+ ("hb-52", "hyperbaric_chamber", {"spo2": 99.5, "chamber_pressure": 243}),   # typical 99 % to 100 %
+ ("hb-53", "hyperbaric_chamber", {"chamber_pressure": 243, "o2_concentration": 21, "co2_concentration": 0.05,
+                                  "chamber_temperature": 73.4, "relative_humidity": 50, "spo2": 99,
+                                  "air_supply_pressure": 120, "air_dew_point": 230}),   # all normal
+ # district_heating_substation (primary supply in K: 130/140/110 °C = 403.15/413.15/383.15 K; secondary supply in degF:
+ #   95/70/20/35 °C = 203/158/68/95 °F; differential pressure in kPa: 0.8/6.0 bar = 80/600 kPa; expansion vessel in MPa:
+ #   1.3/1.0/2.7/3.0/1.5 bar = 0.13/0.1/0.27/0.3/0.15 MPa; heat output in kW: 1.2 MW = 1200 kW)
+ ("dh-01", "district_heating_substation", {"primary_supply_temperature": 403.15}),
+ ("dh-02", "district_heating_substation", {"primary_supply_temperature": 403.2}),
+ ("dh-03", "district_heating_substation", {"primary_supply_temperature": 408.15}),   # 135 °C: between old and new limit
+ ("dh-04", "district_heating_substation", {"primary_supply_temperature": 383.15}),   # design 110 °C
+ ("dh-05", "district_heating_substation", {"primary_supply_temperature": 130}),      # a °C-sized reading: out of the K range
+ ("dh-06", "district_heating_substation", {"primary_return_temperature": 60}),
+ ("dh-07", "district_heating_substation", {"primary_return_temperature": 60.1}),
+ ("dh-08", "district_heating_substation", {"primary_return_temperature": 50}),
+ ("dh-09", "district_heating_substation", {"primary_return_temperature": 49.9}),
+ ("dh-10", "district_heating_substation", {"primary_return_temperature": 40}),       # secondary design return 40 °C
+ ("dh-11", "district_heating_substation", {"differential_pressure": 80}),
+ ("dh-12", "district_heating_substation", {"differential_pressure": 79.9}),
+ ("dh-13", "district_heating_substation", {"differential_pressure": 600}),
+ ("dh-14", "district_heating_substation", {"differential_pressure": 600.1}),
+ ("dh-15", "district_heating_substation", {"differential_pressure": 0.8}),           # a bar-sized reading: 0.8 kPa is low
+ ("dh-16", "district_heating_substation", {"heat_output": 1200}),
+ ("dh-17", "district_heating_substation", {"heat_output": 1200.5}),
+ ("dh-18", "district_heating_substation", {"heat_output": 1.5}),                     # an MW-sized reading: 1.5 kW
+ ("dh-19", "district_heating_substation", {"secondary_supply_temperature": 203}),
+ ("dh-20", "district_heating_substation", {"secondary_supply_temperature": 203.1}),
+ ("dh-21", "district_heating_substation", {"secondary_supply_temperature": 158, "outdoor_temperature": -14}),   # heating curve
+ ("dh-22", "district_heating_substation", {"secondary_supply_temperature": 157.9, "outdoor_temperature": -5.1}),
+ ("dh-23", "district_heating_substation", {"secondary_supply_temperature": 157.9, "outdoor_temperature": -5}),
+ ("dh-24", "district_heating_substation", {"secondary_supply_temperature": 150}),    # while-parameter absent
+ ("dh-25", "district_heating_substation", {"secondary_supply_temperature": 150, "outdoor_temperature": "nan"}),
+ ("dh-26", "district_heating_substation", {"secondary_supply_temperature": 95, "outdoor_temperature": 15}),     # heating curve
+ ("dh-27", "district_heating_substation", {"outdoor_temperature": 2.9, "secondary_supply_temperature": 68}),
+ ("dh-28", "district_heating_substation", {"outdoor_temperature": 2.9, "secondary_supply_temperature": 68.1}),
+ ("dh-29", "district_heating_substation", {"outdoor_temperature": 3, "secondary_supply_temperature": 50}),
+ ("dh-30", "district_heating_substation", {"outdoor_temperature": 2.9}),             # except-parameter absent
+ ("dh-31", "district_heating_substation", {"outdoor_temperature": 2.9, "secondary_supply_temperature": "nan"}),
+ ("dh-32", "district_heating_substation", {"outdoor_temperature": -6, "secondary_supply_temperature": 150}),
+ ("dh-33", "district_heating_substation", {"outdoor_temperature": -6, "secondary_supply_temperature": 60}),
+ ("dh-34", "district_heating_substation", {"pump_frequency": 25}),
+ ("dh-35", "district_heating_substation", {"pump_frequency": 24.9}),
+ ("dh-36", "district_heating_substation", {"pump_frequency": 35}),                   # commissioning "Set ... to 35 Hz"
+ ("dh-37", "district_heating_substation", {"expansion_vessel_pressure": 0.13, "makeup_water_flow": 0}),
+ ("dh-38", "district_heating_substation", {"expansion_vessel_pressure": 0.129, "makeup_water_flow": 0}),
+ ("dh-39", "district_heating_substation", {"expansion_vessel_pressure": 0.129, "makeup_water_flow": 50}),
+ ("dh-40", "district_heating_substation", {"expansion_vessel_pressure": 0.129, "makeup_water_flow": 50.1}),
+ ("dh-41", "district_heating_substation", {"expansion_vessel_pressure": 0.129}),     # unless-parameter absent
+ ("dh-42", "district_heating_substation", {"expansion_vessel_pressure": 0.1, "makeup_water_flow": 0}),
+ ("dh-43", "district_heating_substation", {"expansion_vessel_pressure": 0.099, "makeup_water_flow": 0}),
+ ("dh-44", "district_heating_substation", {"expansion_vessel_pressure": 0.27}),
+ ("dh-45", "district_heating_substation", {"expansion_vessel_pressure": 0.271}),
+ ("dh-46", "district_heating_substation", {"expansion_vessel_pressure": 0.3}),       # safety valve responds at 3.0 bar
+ ("dh-47", "district_heating_substation", {"expansion_vessel_pressure": 0.15, "makeup_water_flow": 0}),   # commissioning 1.5 bar
+ ("dh-48", "district_heating_substation", {"expansion_vessel_pressure": 1.5}),       # a bar-sized reading: out of the MPa range
+ ("dh-49", "district_heating_substation", {"makeup_water_flow": 20}),                # "up to 20 L/h ... are normal"
+ ("dh-50", "district_heating_substation", {"makeup_water_flow": 60}),                # duration rule not in query
+ ("dh-51", "district_heating_substation", {"primary_supply_temperature": 383.15, "primary_return_temperature": 45,
+                                           "secondary_supply_temperature": 140, "outdoor_temperature": 5,
+                                           "differential_pressure": 250, "expansion_vessel_pressure": 0.18,
+                                           "makeup_water_flow": 0, "heat_output": 800, "pump_frequency": 40}),   # all normal
 ]
 
 # ======================================================================= replays
@@ -2055,6 +2348,19 @@ R = [
   [(0, -94, 0.2), (60, -80, 0.2), (200, -85, 0.2), (300, -84, 0.2), (400, -84, 1.1), (500, -84, 2.0), (550, -84, 1.0),
    (600, -84, 0.2), (601, -83, 0.2), (700, -39, 0.2), (800, -40, 0.2), (900, -85, 0.2), (1000, -94, 0.2),
    (3600, -94, 0.2)]),
+ ("rp-hx-torque-top", "helicopter_transmission", "replay/hx_torque_top.csv",
+  ["torque", "mgb_oil_temperature", "mgb_oil_pressure"],
+  [(0, 75, 180, 450), (10, 102, 180, 450), (100, 100, 180, 450), (200, 104, 180, 450), (400, 108, 215, 450),
+   (450, 108, 212, 450), (480, 108, 211.9, 450), (500, 108, 190, 450), (501, 108, 190, 450), (550, 112, 190, 450),
+   (560, 110, 190, 450), (600, 100, 190, 450), (700, 75, 180, 450), (3600, 75, 180, 450)]),
+ ("rp-hbo-chamber-temperature", "hyperbaric_chamber", "replay/hbo_chamber_temperature.csv",
+  ["chamber_temperature", "relative_humidity"],
+  [(0, 73.4, 50), (60, 87, 50), (200, 86, 50), (300, 86.5, 50), (900, 88, 50), (901, 88, 50), (950, 88, 78),
+   (1000, 88, 75), (1100, 86, 60), (1200, 80.6, 60), (1300, 73.4, 29), (1400, 73.4, 30), (3600, 73.4, 50)]),
+ ("rp-dh-makeup-leak", "district_heating_substation", "replay/dh_makeup_leak.csv",
+  ["makeup_water_flow", "expansion_vessel_pressure"],
+  [(0, 0, 0.15), (60, 60, 0.15), (600, 50, 0.15), (700, 55, 0.15), (1500, 55, 0.125), (2500, 55, 0.125),
+   (2501, 55, 0.12), (2600, 20, 0.12), (2700, 0, 0.09), (2800, 0, 0.1), (2900, 0, 0.13), (3600, 0, 0.15)]),
 ]
 
 def valid_state(dom, st):
