@@ -165,10 +165,10 @@ def _daemon_child(dump: str, argv: list[str]) -> int:
     base = onboard.Counters
     on_chunk = onboard.Daemon._on_chunk
 
-    def timed_chunk(self: Any, chunk: Any, received: float) -> None:
+    def timed_chunk(self: Any, chunk: Any, received: float, served: bool = False) -> None:
         started = time.thread_time_ns()
         try:
-            on_chunk(self, chunk, received)
+            on_chunk(self, chunk, received, served)
         finally:
             cpu.append((time.thread_time_ns() - started) / 1e3)
 

@@ -53,6 +53,8 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("amounts", "to", "at", "least"), ">="), (("amounts", "to"), "=="),
     (("amount", "to", "at", "least"), ">="), (("amounts", "to", "at", "most"), "<="),
     (("amount", "to", "at", "most"), "<="),
+    (("at", "most", "amount", "to"), "<="), (("at", "least", "amount", "to"), ">="),
+    (("at", "most", "be"), "<="), (("at", "least", "be"), ">="),
     (("rises", "past"), ">"), (("rise", "past"), ">"), (("climbs", "past"), ">"),
     (("goes", "past"), ">"),
     (("falls", "short", "of"), "<"), (("fall", "short", "of"), "<"),
@@ -546,8 +548,6 @@ def _is_modal(words: list[str], k: int) -> bool:
         return k + 1 < len(words) and words[k + 1] == "to"
     if word == "may":  # "may not exceed": a prohibition; "may exceed" says nothing
         return k + 1 < len(words) and words[k + 1] == "not"
-    if word in ("is", "are"):  # "is to amount to at least 0.8 bar": a requirement
-        return words[k + 1:k + 2] == ["to"]
     return word in _MODALS
 
 
@@ -599,7 +599,8 @@ def _name_atoms(
             words)
         atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
-            tokens[atom.first].low == "limited")  # "is limited to N": a maximum
+            tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
+            gap[-1:] == ["may"] and tokens[atom.first].low == "at")  # "may at most N"
         if not words and not gap and n > 0 and atoms[n - 1].requirement:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
             # second comparison goes on with the same verb, so the same requirement.

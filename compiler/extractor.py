@@ -111,10 +111,6 @@ _LEADER = re.compile(r"\s*(?:\.{3,}|…+)\s*")  # dotted leaders of a limitation
 # "is or becomes less than": the verb that moves is the one meant.
 _EITHER_VERB = re.compile(r"\b(?:is|are) or (?P<verb>becomes?|falls?|drops?|rises?|gets?|"
                           r"goes|go)\b", re.IGNORECASE)
-# "may at most amount to 130 °C", "is to amount to at least 0.8 bar" read as "at most N".
-_AMOUNT_AT = re.compile(r"\bat (?P<bound>most|least) (?:amount to|be|total)\b", re.IGNORECASE)
-# "may at most be 1.2 MW" is "must be at most 1.2 MW" ("may exceed" says nothing).
-_MAY_AT = re.compile(r"\bmay at (?P<bound>most|least)\b", re.IGNORECASE)
 # "Under no circumstances may the chamber pressure exceed 3.0 bar": an inverted "never".
 _LEADING_NEVER = re.compile(
     r"^(?:under no circumstances|at no time|in no case|on no account)\s*,?\s+"
@@ -398,7 +394,6 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
         text = text[label.end():]
         severity_word = severity_word or "alarm"  # a named alarm: its condition is a rule
     text = _EITHER_VERB.sub(r"\g<verb>", text)
-    text = _MAY_AT.sub(r"must be at \g<bound>", _AMOUNT_AT.sub(r"at \g<bound>", text))
     never = _LEADING_NEVER.match(text)
     if never:
         text = "Do not let " + text[never.end():]

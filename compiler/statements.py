@@ -242,7 +242,7 @@ def _split_lines(
             while i in continued and i + 1 in headings and i < len(lines) and lines[i].strip():
                 title = f"{title} {lines[i].strip()}"  # a heading set over two lines
                 i += 1
-            section = _strip_markup(title)
+            section = strip_markup(title)
             out.append(Statement(file, lineno, title, "heading", section))
             prev_was_item = False
             continue
@@ -255,7 +255,7 @@ def _split_lines(
         heading = _MD_HEADING.match(raw) if "#" in raw else None
         if heading:
             flush_paragraph()
-            section = _strip_markup(heading.group(2))
+            section = strip_markup(heading.group(2))
             out.append(Statement(file, lineno, heading.group(2).strip(), "heading", section))
             prev_was_item = False
             continue
@@ -441,7 +441,8 @@ def _is_numbered_heading(text: str) -> bool:
         and not text.rstrip().endswith(":")
 
 
-def _strip_markup(text: str) -> str:
+def strip_markup(text: str) -> str:
+    """The text without markdown emphasis and code marks."""
     return _MARKUP.sub("", text).strip()
 
 

@@ -172,8 +172,6 @@ def _pipe_rows(lines: Sequence[str], i: int, skip: Collection[int]
 def _column_table(lines: Sequence[str], i: int, skip: Collection[int]
                   ) -> tuple[TableBlock | None, int]:
     """``Parameter   Minimum   Maximum   Unit`` and rows below it, cells 2+ spaces apart."""
-    if _one_cell(lines[i]):
-        return None, i
     head = _gap_cells(lines[i])
     if len(head) < 2 or not any(_role(text)[0] in ("min", "max", "range") for text, _, _ in head):
         return None, i

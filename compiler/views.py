@@ -31,6 +31,7 @@ from rulec.compiler.statements import (
     read_document_text,
     split_lines_without_ids,
     split_without_ids,
+    strip_markup,
 )
 from rulec.compiler.tables import TableBlock, find_text_tables, row_statements
 from rulec.runtime.errors import DocumentError
@@ -42,7 +43,6 @@ _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 _SECTION_NUMBER = re.compile(
     r"^(?:(?:section|chapter|part)\s+)?(\d{1,3}(?:\.\d{1,3})*)(?:[.)]|(?=\s)|$)", re.IGNORECASE)
 _BLANK_LINE = re.compile(r"\n[ \t\f\v]*\n")
-_MARKUP = re.compile(r"[*_`]+")
 _Where = Callable[[int], tuple[int | None, int]]  # text line -> (page, line as cited)
 _SectionAt = Callable[[int], str | None]  # offset -> id of the innermost section
 
@@ -278,7 +278,7 @@ def _sections(statements: list[Statement], lines: list[str], hints: dict[int, in
 
 
 def _strip_markup(text: str) -> str:
-    return " ".join(_MARKUP.sub("", text).split())
+    return " ".join(strip_markup(text).split())
 
 
 def _is_upper_case(text: str) -> bool:

@@ -85,7 +85,7 @@ int32_t rl_serve(rl_lane *lane, int32_t fd, int32_t watch_fd, int32_t timeout_ms
         return RL_SERVE_READ; /* the caller folds what is over the bound */
     out->run_status = rl_run(lane, buf, out->n_read, 1, &out->consumed);
     out->t_ran = out->t_done = now_s();
-    if (out->run_status == RL_DONE && lane->n_events > 0 && lane->out_len > 0) {
+    if (out->run_status == RL_DONE && lane->out_len > 0) {
         rl_write(lane, fd);
         out->t_done = now_s();
     }

@@ -190,7 +190,7 @@ class Daemon:
         fds = self.supervisor.read_fds()
         if fds is None:
             return False
-        peer = self._peer(None)
+        self._peer(None)  # the lane's decoder, before the lane reads
         if self._lane_dirty:
             self._lane_sync()
         config, tx, c = self.config, self.tx, lane.c
@@ -203,36 +203,31 @@ class Daemon:
         if status == lane.SERVE_LINK:
             self._read_chunks(self.supervisor.read(0.0))
             return True
-        got = lane.served
-        self.supervisor.note_read(got.n_read)
-        data = lane.bytes_read()
-        if status == lane.SERVE_READ:
-            self._on_chunk(Chunk(data), got.t_read)
-            return True
-        tx.batch, self._lat_batch = [], []
-        self.log.hold()
-        try:
-            self.counters.add("bytes_in", len(data))
-            self._lane_chunk(data, peer, got.t_read, served=True)
-        finally:
-            self._end_chunk(got.t_read, got.t_done if got.run_status == lane.DONE else None)
+        self.supervisor.note_read(lane.served.n_read)
+        self._on_chunk(Chunk(lane.bytes_read()), lane.served.t_read,
+                       served=status == lane.SERVE_RAN)
         return True
 
     def _known(self, name: str) -> bool:
         return self.engine.knows(name)
 
-    def _on_chunk(self, chunk: Chunk, received: float) -> None:
+    def _on_chunk(self, chunk: Chunk, received: float, served: bool = False) -> None:
         """One read: evaluate all of it, write its replies (one write per peer), then log.
 
         Every sample's e2e ends when the chunk's replies are written; the JSON lines
-        are encoded and written after that, once per chunk.
+        are encoded and written after that, once per chunk.  ``served``: the lane read
+        the chunk itself and its first call has run (and written) already.
         """
         self.tx.batch, self._lat_batch = [], []
         self.log.hold()
+        sent = None
         try:
-            self._chunk_samples(chunk, received)
+            self._chunk_samples(chunk, received, served)
+            lane = self._lane
+            if served and lane is not None and lane.served.run_status == lane.DONE:
+                sent = lane.served.t_done  # C wrote every reply: the e2e ends there
         finally:
-            self._end_chunk(received)
+            self._end_chunk(received, sent)
 
     def _end_chunk(self, received: float, sent: float | None = None) -> None:
         """Write what the chunk left to write and take its latencies: ``sent`` is when
@@ -254,16 +249,16 @@ class Daemon:
             self._decoder_counts(peer)
         self.log.release()
 
-    def _chunk_samples(self, chunk: Chunk, received: float) -> None:
+    def _chunk_samples(self, chunk: Chunk, received: float, served: bool = False) -> None:
         self.counters.add("bytes_in", len(chunk.data))
         if self.text is not None:
             self._text_samples(self.text.feed(chunk.data), received)
             return
         peer = self._peer(chunk.peer)
         limit = self.config.max_frames_per_read
-        if peer.checked and (not limit or (len(chunk.data) + peer.decoder.pending)
-                             // MIN_WIRE_FRAME <= limit):
-            self._lane_chunk(chunk.data, peer, received)
+        if served or (peer.checked and (not limit or (len(chunk.data) + peer.decoder.pending)
+                                        // MIN_WIRE_FRAME <= limit)):
+            self._lane_chunk(chunk.data, peer, received, served)
             return
         frames = peer.decoder.feed(chunk.data)
         if self._cobs and chunk.peer is not None and not chunk.data.endswith(b"\x00"):

@@ -78,9 +78,9 @@ def test_overload_drops_are_bounded_counted_reported_and_lose_no_value(
     reads: list[int] = []
     original = daemon._on_chunk  # count the samples each read produced (observation only)
 
-    def counting(chunk: Any, received: float) -> None:
+    def counting(chunk: Any, received: float, served: bool = False) -> None:
         before = daemon.counters.total["samples"]
-        original(chunk, received)
+        original(chunk, received, served)
         reads.append(daemon.counters.total["samples"] - before)
 
     daemon._on_chunk = counting  # type: ignore[method-assign]
