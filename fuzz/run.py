@@ -1,9 +1,10 @@
 """Run the fuzz campaigns: every target (or those named) for a fixed time each, one by one.
 
 ``make fuzz`` calls this as ``nice -n 15 .venv/bin/python fuzz/run.py`` with
-``FUZZ_SECONDS`` seconds per target.  Each target keeps its growing corpus in
-build/fuzz/corpus/<target> (started from fuzz/seeds and fuzz/regressions), writes
-its log to build/fuzz/logs/<target>.log and whatever it finds (crash-, timeout-,
+``FUZZ_SECONDS`` seconds per target, in ``FUZZ_WORKERS`` processes (default 1).  Each
+target keeps its growing corpus in build/fuzz/corpus/<target> (started from fuzz/seeds
+and fuzz/regressions), writes its log to build/fuzz/logs/<target>.log (worker i > 0:
+<target>.<i>.log) and whatever it finds (crash-, timeout-,
 oom- files: the input that did it) to build/fuzz/artifacts/<target>/.  The summary
 (executions, exec/s, coverage, findings) is printed and kept in
 build/fuzz/summary.json.  Exit status 1 when any target found something.
@@ -16,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -138,7 +140,33 @@ def parse_log(text: str, result: Result) -> None:
         result.corpus = int(corp)
 
 
-def run_target(target: Target, seconds: int) -> Result:
+def worker_log(logs: Path, target: Target, worker: int) -> Path:
+    """Worker 0 logs to ``<target>.log``, worker i to ``<target>.<i>.log``."""
+    return logs / (f"{target.name}.log" if worker == 0 else f"{target.name}.{worker}.log")
+
+
+def combine(results: list[Result]) -> Result:
+    """One campaign's figures from its workers': executions and exec/s add up, peak RSS
+    is the largest worker's, coverage that of the worker that reached the most features.
+    Exit status and findings are the caller's: they belong to the campaign, not a log.
+    """
+    first = results[0]
+    total = Result(first.target, first.engine, max(r.seconds for r in results))
+    total.executions = sum(r.executions for r in results)
+    total.exec_per_s = sum(r.exec_per_s for r in results)
+    total.peak_rss_mb = max(r.peak_rss_mb for r in results)
+    best = max(results, key=lambda r: int(r.coverage.rsplit(" ", 1)[-1] or 0) if r.coverage else -1)
+    total.coverage, total.corpus = best.coverage, max(r.corpus for r in results)
+    return total
+
+
+def run_target(target: Target, seconds: int, workers: int = 1) -> Result:
+    """Run ``target`` for ``seconds`` in ``workers`` processes sharing one corpus folder.
+
+    libFuzzer reloads the corpus folder every second, so each worker picks up what the
+    others found.  When one worker stops early (a finding, a crash of the engine), the
+    others are interrupted (SIGINT: they still print their statistics).
+    """
     corpus = WORK / "corpus" / target.name
     artifacts = WORK / "artifacts" / target.name
     logs = WORK / "logs"
@@ -151,19 +179,46 @@ def run_target(target: Target, seconds: int) -> Result:
         result.note = f"skipped: {exc}"
         return result
     before = set(artifacts.iterdir())
-    log = logs / f"{target.name}.log"
     env = dict(os.environ, PYTHONHASHSEED="0")
     t0 = time.monotonic()
-    with open(log, "w") as out:
+    procs, files = [], []
+    for worker in range(workers):
+        out = open(worker_log(logs, target, worker), "w")  # noqa: SIM115 - closed below
         out.write(" ".join(cmd) + "\n")
         out.flush()
-        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
-    result.seconds = round(time.monotonic() - t0, 1)
-    result.exit_code = proc.returncode
-    parse_log(log.read_text(errors="replace"), result)
+        files.append(out)
+        procs.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+                                      env=env))
+    first_failed: int | None = None
+    try:
+        while any(p.poll() is None for p in procs):
+            if first_failed is None:
+                first_failed = next((w for w, p in enumerate(procs) if p.returncode), None)
+                if first_failed is not None:
+                    for p in procs:
+                        if p.poll() is None:
+                            p.send_signal(signal.SIGINT)
+            time.sleep(0.5)
+    finally:
+        for p in procs:
+            p.wait()
+        for out in files:
+            out.close()
+    elapsed = round(time.monotonic() - t0, 1)
+    parts = []
+    for worker, proc in enumerate(procs):
+        part = Result(target.name, target.engine, elapsed, exit_code=proc.returncode)
+        parse_log(worker_log(logs, target, worker).read_text(errors="replace"), part)
+        parts.append(part)
+    result = combine(parts)
     result.findings = sorted(str(p.relative_to(ROOT)) for p in set(artifacts.iterdir()) - before)
-    if proc.returncode and not result.findings:
-        result.note = f"engine exited {proc.returncode}: see {log.relative_to(ROOT)}"
+    if first_failed is None:
+        first_failed = next((w for w, p in enumerate(procs) if p.returncode), None)
+    if first_failed is not None:
+        result.exit_code = procs[first_failed].returncode
+        if not result.findings:
+            log = worker_log(logs, target, first_failed)
+            result.note = f"engine exited {result.exit_code}: see {log.relative_to(ROOT)}"
     return result
 
 
@@ -174,7 +229,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="time per target (default: $FUZZ_SECONDS or 60)")
     parser.add_argument("--targets", default=os.environ.get("FUZZ_TARGETS", ""),
                         help="comma-separated target names (default: all)")
+    parser.add_argument("--workers", type=int,
+                        default=int(os.environ.get("FUZZ_WORKERS", "1")),
+                        help="processes per target, sharing its corpus "
+                             "(default: $FUZZ_WORKERS or 1)")
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     wanted = [t for t in args.targets.split(",") if t]
     unknown = set(wanted) - {t.name for t in TARGETS}
     if unknown:
@@ -183,8 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     for target in TARGETS:
         if wanted and target.name not in wanted:
             continue
-        print(f"== {target.name} ({target.engine}, {args.seconds} s)", flush=True)
-        r = run_target(target, args.seconds)
+        print(f"== {target.name} ({target.engine}, {args.seconds} s, "
+              f"{args.workers} worker{'s' if args.workers > 1 else ''})", flush=True)
+        r = run_target(target, args.seconds, args.workers)
         results.append(r)
         found = ", ".join(r.findings) or "none"
         print(f"   {r.executions:,} executions in {r.seconds} s ({r.exec_per_s:,} exec/s), "
