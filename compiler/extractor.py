@@ -180,7 +180,7 @@ _CONSEQUENCE = re.compile(
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
     r"slow ?down|deviation|excursion|out of spec\w*)\b|[^.]*[;:])|"
-    r"warrants?|calls? for|trips?\s+the\b|"
+    r"warrants?|calls? for|(?:trips?|blocks?|inhibits?|locks? out)\s+the\b|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+|"
     r"(?:signall?ed|flagged|annunciated|reported|classified|handled)\s+as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
@@ -209,6 +209,18 @@ _COMMA = re.compile(r",(?!\d{3})")
 _CLAUSE_END = re.compile(r",(?!\d{3})\s*|\s+then\s+")
 _JOINED_CLAUSE = re.compile(r"(and|or|while|with|unless|either|nor)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"[+\-−]?\d")
+_ARROW = re.compile(r"\s+(?:-+>|→|⇒|=>)\s+")
+# An order after a semicolon, when what comes before names the condition in its subject:
+# "A stack temperature lower than 300 °F risks acid corrosion; open the bypass damper".
+_SEMICOLON_ORDER = re.compile(
+    r";\s*(?:then\s+)?(?:open|close|reduce|increase|decrease|raise|lower|stop|start|restart|"
+    r"check|inspect|verify|confirm|inform|notify|call|page|alert|report|record|log|"
+    r"quarantine|discard|reject|isolate|segregate|withdraw|remove|replace|clean|repair|"
+    r"adjust|set|reset|restore|switch|turn|shut|trip|vent|purge|drain|evacuate|sound|"
+    r"investigate|repeat|retest|recheck|contact|escalate|hold|keep|maintain|ensure|"
+    r"take|apply|give|administer|initiate|activate|deactivate|disconnect|transfer|move|"
+    r"return|wait|limit|throttle|suspend|abort|halt|cease|divert|bypass|tag|label|"
+    r"do not|don't|never)\b", re.IGNORECASE)
 _CONSEQUENCE_SPLIT = re.compile(r"\s*[;:]\s*|\s*[,.]\s*(?=then\b)|\s+[-–—]\s+")
 _THEN = re.compile(r"^(then)\s+", re.IGNORECASE)
 _LEADING_BRACKET = re.compile(r"^(?:\([^)]*\)\s*)")
@@ -429,6 +441,8 @@ def _extract_statement(
     labelled = _LABELLED_LIMIT.match(body) if list_title else None
     shape = (("if_then", f"{labelled.group('label')} is {labelled.group('cond')}", list_title,
               False) if labelled and list_title else _body_shape(body))
+    if shape is None and list_title:
+        shape = _listed_condition(body, list_title)
     if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
     if shape is None:
@@ -466,6 +480,8 @@ def _extract_statement(
             kind = "constraint" if _NEGATION.search(action) else "if_then"
         elif _CONSEQUENCE.search(action):
             kind, action = "if_then", _ordered_action(action) or body
+        elif _predicate_then_order(cond_text, parsed):
+            kind, action = "if_then", _ordered_action(action)
         else:
             out.descriptive.append(st)
             return
@@ -575,7 +591,8 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         return order_unless
     if _ORDER_FIRST.match(body) and _has_condition_comparison(body):
         return "order", body, "", True  # "Report INR results from 4.5 to 5.0 to the clinic"
-    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)) and _has_comparison(body):
+    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)
+            or (";" in body and _SEMICOLON_ORDER.search(body))) and _has_comparison(body):
         return "if_then", body, "", True
     place = _LEADING_PLACE.match(body)
     if place:  # "In the incident section, keep the air velocity at or above 2.5 m/s."
@@ -610,14 +627,38 @@ def _order_unless(body: str) -> tuple[str, str, str, bool] | None:
 
 
 def _condition_colon_action(body: str) -> tuple[str, str] | None:
-    """ "Bearing temperature >= 98 °C: trip the pump." -> (condition, order)."""
-    head, sep, tail = body.partition(":")
+    """ "Bearing temperature >= 98 °C: trip the pump." -> (condition, order); so too a
+    cause-and-effect line, "Pass flow below 40 m³/h -> check the charge pumps"."""
+    arrow = _ARROW.search(body)
+    if arrow:
+        head, sep, tail = body[:arrow.start()], arrow.group(0), body[arrow.end():]
+    else:
+        head, sep, tail = body.partition(":")
     tail = tail.strip()
     if not sep or not tail or _LEADING_NUMBER.match(tail):
         return None
     if not _has_comparison(head) or _has_comparison(tail):
         return None
     return head, tail
+
+
+def _listed_condition(body: str, title: str) -> tuple[str, str, str, bool] | None:
+    """An entry of a list whose title gives the order ("... initiates a master fuel trip on
+    any one of the following causes:"), naming its condition alone or after a label:
+    "C1  Fuel gas pressure low-low (2oo3): fuel gas pressure below 5 psig"."""
+    label, colon, rest = body.partition(":")
+    cond = rest if colon and _has_comparison(rest) and not _has_comparison(label) else body
+    return ("if_then", cond, title, False) if _has_comparison(cond) else None
+
+
+def _predicate_then_order(cond_text: str, parsed: ParsedCondition) -> bool:
+    """ "An X of more than N makes the units unsuitable; quarantine them": the comparison
+    sits in the subject, a predicate follows it, and after the semicolon an order (a
+    comparison after a copula, "Normal X is 15 to 22 psig; check ...", is no condition)."""
+    after = cond_text[parsed.end:]
+    predicate, semicolon, _ = after.partition(";")
+    return bool(semicolon) and bool(predicate.strip(" ,")) and bool(
+        _SEMICOLON_ORDER.match(after[len(predicate):]))
 
 
 def _ordered_action(consequence: str) -> str:
@@ -643,6 +684,11 @@ _ORDER_TARGET = re.compile(
     r"(?:\s*[^\s,;]+)?(?:\s+or\s+(?:less|more|lower|higher|below|above))?", re.IGNORECASE)
 
 
+# How long an order goes on is not a condition either: "..., reduce the firing rate until
+# it is back below 1,000 °F".
+_ORDER_UNTIL = re.compile(r"\buntil\b[^,;]*", re.IGNORECASE)
+
+
 def _split_condition_action(rest: str) -> tuple[str, str]:
     """Where the condition ends: the first comma after which no comparison follows."""
     for match in _CLAUSE_END.finditer(rest):
@@ -651,6 +697,8 @@ def _split_condition_action(rest: str) -> tuple[str, str]:
         unless = _UNLESS.search(segment)
         if unless:
             segment = segment[:unless.start()]
+        if "until" in segment.lower():
+            segment = _ORDER_UNTIL.sub(" ", segment)
         if _JOINED_CLAUSE.match(segment.strip()):
             continue
         if _has_condition_comparison(segment):

@@ -32,7 +32,11 @@ _NUMBERED_HEADING = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # The first character of a _STEP, _NUMBERED, _BULLET or _LETTERED line.
-_ITEM_START = re.compile(r"\s*(?:[-*+•\d]|[a-z]\)|(?i:s))")
+# An entry led by its tag and a gap: "  C1  Fuel gas pressure low-low: ...", "PAL-1106   Fuel
+# gas pressure 8 psig or lower -> ..." (cause lists, cause-and-effect charts).  The tag
+# stays in the text: it may be the entry's identifier.
+_TAG_ITEM = re.compile(r"^(\s*)([A-Z]{1,5}(?:-[A-Z]{1,5}){0,2}-?\d{1,5}[A-Z]?)(?:\s{2,}|\t+)(?=\S)")
+_ITEM_START = re.compile(r"\s*(?:[-*+•\dA-Z]|[a-z]\)|(?i:s))")
 _MARKUP = re.compile(r"[*_`]+")
 _SENTENCE_BREAK = re.compile(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.")
@@ -249,7 +253,7 @@ def _split_lines(
         if para and lineno - 1 in continued:
             # The previous line was wrapped at the margin: this one carries on its statement.
             para.append(_Line(lineno, raw.strip()))
-            if raw.rstrip().endswith(":"):
+            if raw.rstrip().endswith(":") and not _colon_continues(lines, i):
                 flush_paragraph()
             continue
         heading = _MD_HEADING.match(raw) if "#" in raw else None
@@ -318,12 +322,20 @@ def _split_lines(
                 prev_was_item = False
                 continue
         para.append(_Line(lineno, stripped))
-        if stripped.endswith(":"):
+        if stripped.endswith(":") and not _colon_continues(lines, i):
             # A list title ("To perform a normal shutdown:") is its own statement.
             flush_paragraph()
         prev_was_item = False
     flush_paragraph()
     return out
+
+
+def _colon_continues(lines: list[str], i: int) -> bool:
+    """A colon at the end of a line that the sentence runs on from, in lower case and
+    without a list marker: "... red cells may have frozen:" + "quarantine all units."."""
+    if i >= len(lines) or not lines[i].strip() or _match_item(lines[i]):
+        return False
+    return lines[i].strip()[:1].islower()
 
 
 def _can_be_heading(text: str) -> bool:
@@ -350,6 +362,9 @@ def _match_item(raw: str) -> tuple[str, str, int | None, str] | None:
     lettered = _LETTERED.match(raw)
     if lettered:
         return lettered.group(1), lettered.group(2) + ")", None, lettered.group(3)
+    tagged = _TAG_ITEM.match(raw)
+    if tagged:
+        return tagged.group(1), "", None, raw.strip()
     return None
 
 

@@ -819,3 +819,60 @@ def test_an_abbreviation_in_a_limitation_line_stays_in_the_name() -> None:
     assert stripped(got["cond"]) == {"not": atom("nr", "<=", 104, "percent")}
     got = one("Cell voltage (min): 3.0 V", table(("cell", ("cell voltage",), "V")))
     assert stripped(got["cond"]) == {"not": atom("cell", ">=", 3, "V")}
+
+
+def test_an_order_that_lasts_until_a_value_is_no_condition() -> None:
+    got = one("If the oil temperature is above 90 °C, reduce the speed until it is back "
+              "below 90 °C and inform the supervisor.")
+    assert stripped(got["cond"]) == atom("temp", ">", 90, "degC")
+    assert got["action"].startswith("reduce the speed until it is back below 90 °C")
+
+
+def test_a_condition_in_the_subject_then_an_order_after_a_semicolon() -> None:
+    got = one("A temperature lower than 10 °C risks condensation; open the bypass damper.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", "<", 10, "degC"), "open the bypass damper")
+    got = one("Humidity of 60 % or higher with a speed above 500 rpm wastes energy; reduce "
+              "the fan speed.")
+    assert stripped(got["cond"]) == {"all": [atom("humidity", ">=", 60, "percent"),
+                                             atom("speed", ">", 500, "rpm")]}
+    # a value said with a copula is a fact, whatever order follows it
+    text = "Normal oil pressure is 15 to 22 psi; check the regulator every shift.\n"
+    assert extract(split_statements(text, "m.txt"), PARAMS).rules == []
+
+
+def test_an_interlock_said_as_what_the_value_blocks() -> None:
+    got = one("Oil pressure lower than 3 psi blocks the start of the main pump.")
+    assert (got["kind"], stripped(got["cond"])) == ("if_then", atom("pressure", "<", 3, "psi"))
+
+
+def test_cause_and_effect_lines_with_an_arrow() -> None:
+    got = one("PAL-1106   Oil pressure 8 psi or lower -> check the regulator PCV-1105.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("pressure", "<=", 8, "psi"), "check the regulator PCV-1105")
+    found = extract(split_statements(
+        "TAH-12  Temperature above 95 °C → stop the pump\n", "m.txt"), PARAMS)
+    assert [r.id for r in found.rules] == ["TAH-12"]
+
+
+def test_tagged_causes_under_a_title_that_gives_the_order() -> None:
+    text = ("The protection system initiates a trip on any one of the following causes:\n"
+            "\n"
+            "  C1  Oil pressure low-low (PT-11A/B, 2oo3): oil pressure below 5 psi\n"
+            "  C2  Overspeed (SE-12): speed above 3,300 rpm\n"
+            "  C3  Emergency stop HS-1100 (control room or field)\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    conds = [stripped(condition_to_json(r.condition)) for r in found.rules]
+    assert conds == [atom("pressure", "<", 5, "psi"), atom("speed", ">", 3300, "rpm")]
+    assert [r.source["line"] for r in found.rules] == [3, 4]
+    assert all(r.action.startswith("The protection system initiates a trip") for r in found.rules)
+
+
+def test_a_line_ending_in_a_colon_that_the_sentence_runs_on_from() -> None:
+    text = ("If the temperature is 0 °C or lower, the units may have frozen:\n"
+            "quarantine all units and inform the director.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert len(found.rules) == 1
+    assert stripped(condition_to_json(found.rules[0].condition)) == atom(
+        "temp", "<=", 0, "degC")
+    assert "quarantine all units" in found.rules[0].action

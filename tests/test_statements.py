@@ -73,6 +73,32 @@ def test_a_list_marker_with_nothing_after_it_is_no_statement() -> None:
         (2, "item", "Hand over the discharge letter.")]
 
 
+def test_entries_led_by_a_tag_and_a_gap_are_items_that_keep_their_tag() -> None:
+    doc = ("The system trips on any one of the following causes:\n"
+           "  C1  Fuel gas pressure low-low (PT-1106A/B/C, 2oo3): pressure below 5 psig\n"
+           "  C2  Flame failure (BE-1141 to BE-1152): flame signal less than 15 %\n"
+           "PAL-1106   Fuel gas pressure 8 psig or lower -> check PCV-1105 and the level\n"
+           "           of the knock-out drum V-104.\n")
+    assert texts(doc)[1:] == [
+        (2, "item", "C1  Fuel gas pressure low-low (PT-1106A/B/C, 2oo3): pressure below 5 psig"),
+        (3, "item", "C2  Flame failure (BE-1141 to BE-1152): flame signal less than 15 %"),
+        (4, "item", "PAL-1106   Fuel gas pressure 8 psig or lower -> check PCV-1105 and the "
+                    "level of the knock-out drum V-104."),
+    ]
+    # one space after a tag is prose; a long capitalised word is no tag
+    doc = ("H-101 is a forced-draft box heater with 4 process passes and 12 burners on the\n"
+           "floor.\n" + "A" * 5000 + "  B\n")
+    assert [k for _, k, _ in texts(doc)] == ["sentence", "sentence"]
+
+
+def test_a_colon_at_a_line_end_before_lower_case_runs_the_sentence_on() -> None:
+    doc = "If the temperature is 0 °C or lower, cells may have frozen:\nquarantine the units.\n"
+    assert texts(doc) == [(1, "sentence", "If the temperature is 0 °C or lower, cells may have "
+                                          "frozen: quarantine the units.")]
+    doc = "To stop the pump:\n- close the valve\n"
+    assert [k for _, k, _ in texts(doc)] == ["title", "item"]
+
+
 def test_numbered_heading_is_not_a_step() -> None:
     got = split_statements("1. Thermal limits\nIf T exceeds 5 K, stop.\n", "e.txt")
     assert [(s.kind, s.text) for s in got] == [

@@ -878,6 +878,132 @@ domain("district_heating_substation",
          lambda s: gt(s, "expansion_vessel_pressure", F("0.27")), None),
         ("uninterruptedly for more than 30 minutes", lambda s: gt(s, "makeup_water_flow", 50), 1800)])
 
+# ---------------------------------------------------------------- spacecraft_eclss
+# psia text -> kPa manifest for the cabin total pressure (psia converts like psi: 14.0/14.9/13.9/10.2/14.7/12.0 psia =
+# 96.5266/102.7319/95.8371/70.3265/101.3529/82.7371 kPa; relief 15.2 psia = 104.8003), mmHg text -> kPa for the ppO2
+# (146/155/178/130 mmHg = 19.46507/20.66497/23.73138/17.33191 kPa; nominal 160-170 mmHg), kPa text -> mmHg for the
+# ppCO2 rule C (1.0 kPa = 7.500616 mmHg; no query between 7.5 and 7.5006), °F text -> degC (65/82/50/38 °F =
+# 18.333/27.778/10/3.333 °C; set points 72/40 °F = 22.222/4.444 °C); ppCO2 itself in mmHg (identity)
+domain("spacecraft_eclss",
+       {"cabin_pressure": (0, 110), "ppo2": (0, 50), "ppco2": (0, 30), "o2_concentration": (0, 100),
+        "relative_humidity": (0, 100), "cabin_air_temperature": (0, 50), "ccaa_fan_speed": (0, 8000),
+        "ltl_supply_temperature": (-10, 40), "ltl_accumulator_quantity": (0, 100)},
+       [("shall be maintained between 14.0 and 14.9 psia",
+         lambda s: outside(s, "cabin_pressure", 14 * PSI_KPA, F("14.9") * PSI_KPA), None),
+        ("drops below 13.9 psia", lambda s: lt(s, "cabin_pressure", F("13.9") * PSI_KPA), None),
+        # action-first "X is required when C"
+        ("Crew egress to the Soyuz and Crew Dragon vehicles is required",
+         lambda s: le(s, "cabin_pressure", F("10.2") * PSI_KPA), None),
+        # "Do not perform … with X higher than N": fires when the comparison holds
+        ("Do not perform a nitrogen repress", lambda s: gt(s, "cabin_pressure", F("14.7") * PSI_KPA), None),
+        # "shall not be allowed to fall below N": violated below
+        ("shall not be allowed to fall below 146 mmHg", lambda s: lt(s, "ppo2", 146 * MMHG_KPA), None),
+        # unless: O2 concentration absent / NaN -> no fire
+        ("If the ppO2 is lower than 155 mmHg",
+         lambda s: AND(lt(s, "ppo2", 155 * MMHG_KPA), NOT(gt(s, "o2_concentration", 23))), None),
+        ("O2 repress shall be terminated if the ppO2 exceeds 178 mmHg", lambda s: gt(s, "ppo2", 178 * MMHG_KPA), None),
+        ("must not exceed 24.1 percent", lambda s: gt(s, "o2_concentration", F("24.1")), None),
+        ("The crew shall don the emergency masks",
+         lambda s: OR(lt(s, "ppo2", 130 * MMHG_KPA), le(s, "cabin_pressure", 12 * PSI_KPA)), None),
+        ("remains above 4.0 mmHg for more than 30 minutes", lambda s: gt(s, "ppco2", 4), 1800),
+        ("At a ppCO2 of 6.0 mmHg or higher", lambda s: ge(s, "ppco2", 6), None),
+        # dual units "1.0 kPa (7.5 mmHg)": no query sits between 7.5 and 7.500616; except: cabin pressure absent -> no fire
+        ("the Vozdukh shall be activated as well",
+         lambda s: AND(gt(s, "ppco2", 1 / MMHG_KPA), NOT(lt(s, "cabin_pressure", F("13.9") * PSI_KPA))), None),
+        ("shall be kept within 25 % to 75 %", lambda s: outside(s, "relative_humidity", 25, 75), None),
+        ("inspect the Node 3 and Lab stowage areas",
+         lambda s: AND(gt(s, "relative_humidity", 70), lt(s, "cabin_air_temperature", F2C(65))), None),
+        ("The cabin air temperature shall not exceed 82 °F", lambda s: gt(s, "cabin_air_temperature", F2C(82)), None),
+        ("A CCAA fan speed lower than 2,500 rpm", lambda s: lt(s, "ccaa_fan_speed", 2500), None),
+        ("If the LTL supply temperature rises above 50 °F", lambda s: gt(s, "ltl_supply_temperature", F2C(50)), None),
+        ("Should the LTL supply temperature fall below 38 °F", lambda s: lt(s, "ltl_supply_temperature", F2C(38)), None),
+        ("less than 20 % or more than 85 %",
+         lambda s: OR(lt(s, "ltl_accumulator_quantity", 20), gt(s, "ltl_accumulator_quantity", 85)), None)])
+
+# ---------------------------------------------------------------- blood_bank
+# °C text -> degF manifest for the refrigerator (1/6/7/10/0 °C = 33.8/42.8/44.6/50/32 °F; alarm set points 1.5/5.5 °C =
+# 34.7/41.9 °F, defrost 8 °C = 46.4 °F) and the plasma freezer (-18/-25/-40 °C = -0.4/-13/-40 °F; set point -30 °C =
+# -22 °F); min text -> s (3/30 min = 180/1800 s), h text -> min (24 h = 1440 min); incubator, water bath and unit
+# surface temperatures degC, cycles/min and percent identical in text and manifest
+domain("blood_bank",
+       {"fridge_temperature": (0, 120), "door_open_time": (0, 86400), "freezer_temperature": (-120, 60),
+        "incubator_temperature": (0, 50), "agitation_rate": (0, 200), "agitation_stop_time": (0, 20160),
+        "water_bath_temperature": (0, 80), "water_bath_level": (0, 100), "time_out_of_storage": (0, 604800),
+        "unit_surface_temperature": (-10, 50)},
+       [# "must be kept within +1 °C to +6 °C": violated outside
+        ("The refrigerator temperature must be kept within +1 °C to +6 °C",
+         lambda s: outside(s, "fridge_temperature", C2F(1), C2F(6)), None),
+        # unless: door open time absent / NaN -> no fire
+        ("Transfer the red cells to the other refrigerator",
+         lambda s: AND(gt(s, "fridge_temperature", C2F(7)), NOT(gt(s, "door_open_time", 60))), None),
+        ("has risen above 10 °C", lambda s: gt(s, "fridge_temperature", C2F(10)), None),
+        ("If the refrigerator temperature is 0 °C or lower", lambda s: le(s, "fridge_temperature", C2F(0)), None),
+        ("whenever the refrigerator door open time exceeds 3 min", lambda s: gt(s, "door_open_time", 180), None),
+        # "must be at or below -18 °C": violated above
+        ("must be at or below -18 °C", lambda s: gt(s, "freezer_temperature", C2F(-18)), None),
+        ("stays above -25 °C for more than 20 minutes", lambda s: gt(s, "freezer_temperature", C2F(-25)), 1200),
+        ("A plasma freezer temperature below -40 °C", lambda s: lt(s, "freezer_temperature", C2F(-40)), None),
+        ("is outside 20 °C to 24 °C", lambda s: outside(s, "incubator_temperature", 20, 24), None),
+        ("has dropped below 18 °C", lambda s: lt(s, "incubator_temperature", 18), None),
+        # "shall be 60 to 70 cycles/min": violated outside
+        ("The agitation rate shall be 60 to 70 cycles/min", lambda s: outside(s, "agitation_rate", 60, 70), None),
+        ("An agitation stop time of more than 24 h", lambda s: gt(s, "agitation_stop_time", 24 * 60), None),
+        ("Do not use the plasma thawer",
+         lambda s: OR(lt(s, "water_bath_temperature", 30), gt(s, "water_bath_temperature", 37)), None),
+        ("If the water bath temperature exceeds 39 °C", lambda s: gt(s, "water_bath_temperature", 39), None),
+        ("whenever the water bath level reads lower than 80 %", lambda s: lt(s, "water_bath_level", 80), None),
+        # prohibition with "if A or B": fires when either holds; "exceeds 30 minutes" is a comparison on a time parameter
+        ("shall not be placed back into inventory",
+         lambda s: OR(gt(s, "time_out_of_storage", 1800), gt(s, "unit_surface_temperature", 10)), None)])
+
+# ---------------------------------------------------------------- fired_heater
+# °F text -> degC manifest for the tube-skin (1,050/1,000 °F = 565.556/537.778 °C; design 1,150 °F = 621.111, history
+# 1,100 °F = 593.333) and coil outlet temperatures (700 °F = 371.111 °C; procedure 680 °F = 360 °C), °F text -> K for the
+# stack temperature (850/300 °F = 727.594/422.039 K; typical 330 °F = 438.706 K); mbar text -> Pa for the arch
+# pressure (-0.5/-0.1/-0.05/+0.25 mbar = -50/-10/-5/25 Pa); psig text -> kPa (gauge manifest; psig converts like psi:
+# 5/30/8/3 psig = 34.4738/206.8427/55.1581/20.6843 kPa; set point 18 psig = 124.1056, normal 15-22 psig);
+# percent, ppm and m³/h identical in text and manifest
+def F2K(f): return F2C(f) + F("273.15")
+domain("fired_heater",
+       {"tube_skin_temperature": (0, 900), "coil_outlet_temperature": (0, 600), "stack_temperature": (250, 1000),
+        "arch_pressure": (-500, 500), "firing_rate": (0, 120), "flue_gas_o2": (0, 25), "flue_gas_co": (0, 10000),
+        "fuel_gas_pressure": (0, 700), "pilot_gas_pressure": (0, 300), "flame_signal": (0, 100),
+        "pass_flow": (0, 300), "combustion_air_flow": (0, 120)},
+       [("The tube-skin temperature must not exceed 1,050 °F", lambda s: gt(s, "tube_skin_temperature", F2C(1050)), None),
+        # the "back below 1,000 °F" and the firing rate inside the action are not conditions
+        ("If the tube-skin temperature is above 1,000 °F", lambda s: gt(s, "tube_skin_temperature", F2C(1000)), None),
+        ("shall never be higher than 700 °F", lambda s: gt(s, "coil_outlet_temperature", F2C(700)), None),
+        # "must stay below N": violated at N or above
+        ("The stack temperature must stay below 850 °F", lambda s: ge(s, "stack_temperature", F2K(850)), None),
+        ("A stack temperature lower than 300 °F", lambda s: lt(s, "stack_temperature", F2K(300)), None),
+        ("shall be kept between -0.5 mbar and -0.1 mbar", lambda s: outside(s, "arch_pressure", -50, -10), None),
+        ("rises above -0.05 mbar while the firing rate is 80 % or more",
+         lambda s: AND(gt(s, "arch_pressure", -5), ge(s, "firing_rate", 80)), None),
+        ("remains below 1.5 % for more than 2 minutes", lambda s: lt(s, "flue_gas_o2", F("1.5")), 120),
+        # "outside 1.0 % to 8.0 %" (one condition, so the except clause covers all of it; the first wording
+        # "below 1.0 % or above 8.0 %, except when …" let the except bind to the second side only);
+        # except: firing rate absent / NaN -> no fire
+        ("Switch the O2 trim controller AIC-1120 to manual",
+         lambda s: AND(outside(s, "flue_gas_o2", 1, 8), NOT(lt(s, "firing_rate", 30))), None),
+        ("Flue gas O2 of 6 % or higher with a firing rate above 50 %",
+         lambda s: AND(ge(s, "flue_gas_o2", 6), gt(s, "firing_rate", 50)), None),
+        # unless: flue gas O2 absent / NaN -> no fire; the combustion air flow in the action is not a condition
+        ("when the flue gas CO exceeds 400 ppm",
+         lambda s: AND(gt(s, "flue_gas_co", 400), NOT(gt(s, "flue_gas_o2", 4))), None),
+        ("Pilot gas pressure lower than 3 psig", lambda s: lt(s, "pilot_gas_pressure", 3 * PSI_KPA), None),
+        ("A flame scanner signal between 15 % and 30 %", lambda s: between(s, "flame_signal", 15, 30), None),
+        # MFT cause list (C1-C6) under an intro ending in ':'
+        ("fuel gas pressure below 5 psig", lambda s: lt(s, "fuel_gas_pressure", 5 * PSI_KPA), None),
+        ("fuel gas pressure above 30 psig", lambda s: gt(s, "fuel_gas_pressure", 30 * PSI_KPA), None),
+        ("arch pressure above +0.25 mbar", lambda s: gt(s, "arch_pressure", 25), None),
+        ("flame scanner signal less than 15 %", lambda s: lt(s, "flame_signal", 15), None),
+        ("pass flow below 25 m³/h in any pass", lambda s: lt(s, "pass_flow", 25), None),
+        ("combustion air flow lower than 20 %", lambda s: lt(s, "combustion_air_flow", 20), None),
+        # cause-and-effect alarm lines "TAG  cause -> response"
+        ("Fuel gas pressure 8 psig or lower", lambda s: le(s, "fuel_gas_pressure", 8 * PSI_KPA), None),
+        ("Pass flow below 40 m³/h", lambda s: lt(s, "pass_flow", 40), None),
+        ("Flue gas CO above 1,000 ppm", lambda s: gt(s, "flue_gas_co", 1000), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -2262,6 +2388,234 @@ Q = [
                                            "secondary_supply_temperature": 140, "outdoor_temperature": 5,
                                            "differential_pressure": 250, "expansion_vessel_pressure": 0.18,
                                            "makeup_water_flow": 0, "heat_output": 800, "pump_frequency": 40}),   # all normal
+ # spacecraft_eclss (cabin total pressure in kPa: 14.0/14.9/13.9/10.2/14.7/12.0 psia = 96.5266/102.7319/95.8371/70.3265/
+ #   101.3529/82.7371 kPa; ppO2 in kPa: 146/155/178/130 mmHg = 19.4651/20.6650/23.7314/17.3319 kPa; ppCO2 in mmHg:
+ #   1.0 kPa = 7.5006 mmHg; temperatures in degC: 65/82/50/38 °F = 18.333/27.778/10/3.333 °C)
+ ("ec-01", "spacecraft_eclss", {"cabin_pressure": 96.52}),
+ ("ec-02", "spacecraft_eclss", {"cabin_pressure": 96.53}),
+ ("ec-03", "spacecraft_eclss", {"cabin_pressure": 102.73}),
+ ("ec-04", "spacecraft_eclss", {"cabin_pressure": 102.74}),
+ ("ec-05", "spacecraft_eclss", {"cabin_pressure": 101.35}),             # nominal 14.7 psia (table, rationale)
+ ("ec-06", "spacecraft_eclss", {"cabin_pressure": 101.36}),
+ ("ec-07", "spacecraft_eclss", {"cabin_pressure": 95.83}),
+ ("ec-08", "spacecraft_eclss", {"cabin_pressure": 95.84}),
+ ("ec-09", "spacecraft_eclss", {"cabin_pressure": 82.74}),
+ ("ec-10", "spacecraft_eclss", {"cabin_pressure": 82.73}),
+ ("ec-11", "spacecraft_eclss", {"cabin_pressure": 70.33}),
+ ("ec-12", "spacecraft_eclss", {"cabin_pressure": 70.32}),
+ ("ec-13", "spacecraft_eclss", {"cabin_pressure": 14.2}),               # a psia-sized reading: 14.2 kPa is a depress
+ ("ec-14", "spacecraft_eclss", {"cabin_pressure": 150}),                # out of the manifest range -> invalid
+ ("ec-15", "spacecraft_eclss", {"cabin_pressure": "nan"}),
+ ("ec-16", "spacecraft_eclss", {"cabin_pressure": 104.8}),              # relief valves open at 15.2 psia (descriptive)
+ ("ec-17", "spacecraft_eclss", {"ppo2": 19.46}),                        # unless-parameter absent
+ ("ec-18", "spacecraft_eclss", {"ppo2": 19.47}),
+ ("ec-19", "spacecraft_eclss", {"ppo2": 20.66, "o2_concentration": 21}),
+ ("ec-20", "spacecraft_eclss", {"ppo2": 20.67, "o2_concentration": 21}),
+ ("ec-21", "spacecraft_eclss", {"ppo2": 20.0, "o2_concentration": 23.0}),
+ ("ec-22", "spacecraft_eclss", {"ppo2": 20.0, "o2_concentration": 23.1}),
+ ("ec-23", "spacecraft_eclss", {"ppo2": 20.0, "o2_concentration": "nan"}),
+ ("ec-24", "spacecraft_eclss", {"ppo2": 23.73}),
+ ("ec-25", "spacecraft_eclss", {"ppo2": 23.74}),
+ ("ec-26", "spacecraft_eclss", {"o2_concentration": 24.1}),
+ ("ec-27", "spacecraft_eclss", {"o2_concentration": 24.2}),
+ ("ec-28", "spacecraft_eclss", {"ppo2": 17.33, "o2_concentration": 21}),
+ ("ec-29", "spacecraft_eclss", {"ppo2": 17.34, "o2_concentration": 21}),
+ ("ec-30", "spacecraft_eclss", {"ppo2": 17.34, "cabin_pressure": 82.7}),
+ ("ec-31", "spacecraft_eclss", {"ppo2": "nan", "cabin_pressure": 82.7}),
+ ("ec-32", "spacecraft_eclss", {"ppo2": 146}),                          # an mmHg-sized reading: out of the kPa range
+ ("ec-33", "spacecraft_eclss", {"ppo2": 22.0, "o2_concentration": 21}), # 165 mmHg: nominal (table)
+ ("ec-34", "spacecraft_eclss", {"ppco2": 4.5}),                         # duration rule: never in a query
+ ("ec-35", "spacecraft_eclss", {"ppco2": 5.9}),
+ ("ec-36", "spacecraft_eclss", {"ppco2": 6.0}),
+ ("ec-37", "spacecraft_eclss", {"ppco2": 7.49, "cabin_pressure": 100}),
+ ("ec-38", "spacecraft_eclss", {"ppco2": 7.51, "cabin_pressure": 100}),
+ ("ec-39", "spacecraft_eclss", {"ppco2": 7.51, "cabin_pressure": 95.8}),
+ ("ec-40", "spacecraft_eclss", {"ppco2": 7.51}),                        # except-parameter absent
+ ("ec-41", "spacecraft_eclss", {"ppco2": 7.51, "cabin_pressure": "nan"}),
+ ("ec-42", "spacecraft_eclss", {"ppco2": 2.5}),                         # "normally keep the ppCO2 between 2.0 and 3.0"
+ ("ec-43", "spacecraft_eclss", {"ppco2": 5.3}),                         # history: the old 5.3 mmHg limit
+ ("ec-44", "spacecraft_eclss", {"relative_humidity": 25}),
+ ("ec-45", "spacecraft_eclss", {"relative_humidity": 24.9}),
+ ("ec-46", "spacecraft_eclss", {"relative_humidity": 75}),
+ ("ec-47", "spacecraft_eclss", {"relative_humidity": 75.1}),
+ ("ec-48", "spacecraft_eclss", {"relative_humidity": 72, "cabin_air_temperature": 18.33}),
+ ("ec-49", "spacecraft_eclss", {"relative_humidity": 72, "cabin_air_temperature": 18.34}),
+ ("ec-50", "spacecraft_eclss", {"relative_humidity": 70, "cabin_air_temperature": 15}),
+ ("ec-51", "spacecraft_eclss", {"relative_humidity": 80, "cabin_air_temperature": 15}),
+ ("ec-52", "spacecraft_eclss", {"relative_humidity": 80}),              # while-parameter absent
+ ("ec-53", "spacecraft_eclss", {"relative_humidity": 72, "cabin_air_temperature": 65}),   # a °F-sized reading: out of range
+ ("ec-54", "spacecraft_eclss", {"cabin_air_temperature": 27.77}),
+ ("ec-55", "spacecraft_eclss", {"cabin_air_temperature": 27.78}),
+ ("ec-56", "spacecraft_eclss", {"cabin_air_temperature": 22.22, "relative_humidity": 50}),   # set point 72 °F (procedure)
+ ("ec-57", "spacecraft_eclss", {"ccaa_fan_speed": 2500}),
+ ("ec-58", "spacecraft_eclss", {"ccaa_fan_speed": 2499}),
+ ("ec-59", "spacecraft_eclss", {"ccaa_fan_speed": 9000}),               # out of range
+ ("ec-60", "spacecraft_eclss", {"ltl_supply_temperature": 10}),
+ ("ec-61", "spacecraft_eclss", {"ltl_supply_temperature": 10.01}),
+ ("ec-62", "spacecraft_eclss", {"ltl_supply_temperature": 3.33}),
+ ("ec-63", "spacecraft_eclss", {"ltl_supply_temperature": 3.34}),
+ ("ec-64", "spacecraft_eclss", {"ltl_supply_temperature": 4.44}),       # set point 40 °F (note)
+ ("ec-65", "spacecraft_eclss", {"ltl_supply_temperature": 50}),         # a °F-sized reading: out of range
+ ("ec-66", "spacecraft_eclss", {"ltl_accumulator_quantity": 20}),
+ ("ec-67", "spacecraft_eclss", {"ltl_accumulator_quantity": 19.9}),
+ ("ec-68", "spacecraft_eclss", {"ltl_accumulator_quantity": 85}),
+ ("ec-69", "spacecraft_eclss", {"ltl_accumulator_quantity": 85.1}),
+ ("ec-70", "spacecraft_eclss", {"cabin_pressure": 101.3, "ppo2": 21.3, "ppco2": 2.6, "o2_concentration": 21.5,
+                                "relative_humidity": 50, "cabin_air_temperature": 22, "ccaa_fan_speed": 3500,
+                                "ltl_supply_temperature": 4.5, "ltl_accumulator_quantity": 50}),   # all normal
+ # blood_bank (refrigerator and freezer in degF: 1/6/7/10/0 °C = 33.8/42.8/44.6/50/32 °F, -18/-25/-40 °C =
+ #   -0.4/-13/-40 °F; door open time and time out of storage in s; agitation stop time in min)
+ ("bb-01", "blood_bank", {"fridge_temperature": 39.2}),                 # 4 °C: set point (table 2)
+ ("bb-02", "blood_bank", {"fridge_temperature": 42.8}),
+ ("bb-03", "blood_bank", {"fridge_temperature": 42.9}),
+ ("bb-04", "blood_bank", {"fridge_temperature": 33.8}),
+ ("bb-05", "blood_bank", {"fridge_temperature": 33.7}),
+ ("bb-06", "blood_bank", {"fridge_temperature": 32}),
+ ("bb-07", "blood_bank", {"fridge_temperature": 32.1}),
+ ("bb-08", "blood_bank", {"fridge_temperature": 44.6, "door_open_time": 0}),
+ ("bb-09", "blood_bank", {"fridge_temperature": 44.7, "door_open_time": 0}),
+ ("bb-10", "blood_bank", {"fridge_temperature": 44.7, "door_open_time": 60}),
+ ("bb-11", "blood_bank", {"fridge_temperature": 44.7, "door_open_time": 61}),
+ ("bb-12", "blood_bank", {"fridge_temperature": 44.7}),                 # unless-parameter absent
+ ("bb-13", "blood_bank", {"fridge_temperature": 44.7, "door_open_time": "nan"}),
+ ("bb-14", "blood_bank", {"fridge_temperature": 50, "door_open_time": 0}),
+ ("bb-15", "blood_bank", {"fridge_temperature": 50.1, "door_open_time": 0}),
+ ("bb-16", "blood_bank", {"fridge_temperature": 5}),                    # a °C-sized reading: 5 °F is frozen
+ ("bb-17", "blood_bank", {"fridge_temperature": 200}),                  # out of range
+ ("bb-18", "blood_bank", {"fridge_temperature": 41.9}),                 # 5.5 °C: alarm set point (descriptive)
+ ("bb-19", "blood_bank", {"fridge_temperature": 34.7}),                 # 1.5 °C: alarm set point (descriptive)
+ ("bb-20", "blood_bank", {"fridge_temperature": 46.4}),                 # 8 °C: defrost sentence; unless-parameter absent
+ ("bb-21", "blood_bank", {"fridge_temperature": 33.9}),                 # "should agree within 1 °C" (procedure)
+ ("bb-22", "blood_bank", {"door_open_time": 180}),
+ ("bb-23", "blood_bank", {"door_open_time": 181}),
+ ("bb-24", "blood_bank", {"door_open_time": 301}),                      # history: the old 5-minute delay
+ ("bb-25", "blood_bank", {"door_open_time": 4}),                        # a min-sized reading: 4 s
+ ("bb-26", "blood_bank", {"freezer_temperature": -22}),                 # -30 °C: set point
+ ("bb-27", "blood_bank", {"freezer_temperature": -0.4}),
+ ("bb-28", "blood_bank", {"freezer_temperature": -0.3}),
+ ("bb-29", "blood_bank", {"freezer_temperature": -12}),                 # duration rule: never in a query
+ ("bb-30", "blood_bank", {"freezer_temperature": -40}),
+ ("bb-31", "blood_bank", {"freezer_temperature": -40.1}),
+ ("bb-32", "blood_bank", {"freezer_temperature": -18}),                 # a °C-sized reading: -18 °F = -27.8 °C is fine
+ ("bb-33", "blood_bank", {"freezer_temperature": 14}),                  # -10 °C
+ ("bb-34", "blood_bank", {"freezer_temperature": -130}),                # out of range
+ ("bb-35", "blood_bank", {"incubator_temperature": 22}),                # set point (table 2)
+ ("bb-36", "blood_bank", {"incubator_temperature": 20}),
+ ("bb-37", "blood_bank", {"incubator_temperature": 19.9}),
+ ("bb-38", "blood_bank", {"incubator_temperature": 24}),
+ ("bb-39", "blood_bank", {"incubator_temperature": 24.1}),
+ ("bb-40", "blood_bank", {"incubator_temperature": 18}),
+ ("bb-41", "blood_bank", {"incubator_temperature": 17.9}),
+ ("bb-42", "blood_bank", {"incubator_temperature": "nan"}),
+ ("bb-43", "blood_bank", {"agitation_rate": 60}),
+ ("bb-44", "blood_bank", {"agitation_rate": 59}),
+ ("bb-45", "blood_bank", {"agitation_rate": 70}),
+ ("bb-46", "blood_bank", {"agitation_rate": 71}),
+ ("bb-47", "blood_bank", {"agitation_stop_time": 1440}),
+ ("bb-48", "blood_bank", {"agitation_stop_time": 1441}),
+ ("bb-49", "blood_bank", {"agitation_stop_time": 25}),                  # an h-sized reading: 25 min
+ ("bb-50", "blood_bank", {"water_bath_temperature": 37}),
+ ("bb-51", "blood_bank", {"water_bath_temperature": 37.1}),
+ ("bb-52", "blood_bank", {"water_bath_temperature": 30}),
+ ("bb-53", "blood_bank", {"water_bath_temperature": 29.9}),
+ ("bb-54", "blood_bank", {"water_bath_temperature": 39}),
+ ("bb-55", "blood_bank", {"water_bath_temperature": 39.1}),
+ ("bb-56", "blood_bank", {"water_bath_level": 80}),
+ ("bb-57", "blood_bank", {"water_bath_level": 79}),
+ ("bb-58", "blood_bank", {"time_out_of_storage": 1800, "unit_surface_temperature": 8}),
+ ("bb-59", "blood_bank", {"time_out_of_storage": 1801, "unit_surface_temperature": 8}),
+ ("bb-60", "blood_bank", {"time_out_of_storage": 600, "unit_surface_temperature": 10}),
+ ("bb-61", "blood_bank", {"time_out_of_storage": 600, "unit_surface_temperature": 10.1}),
+ ("bb-62", "blood_bank", {"time_out_of_storage": 1801, "unit_surface_temperature": "nan"}),
+ ("bb-63", "blood_bank", {"unit_surface_temperature": 12}),             # time out of storage absent: fires through B
+ ("bb-64", "blood_bank", {"time_out_of_storage": 45, "unit_surface_temperature": 5}),   # a min-sized reading: 45 s
+ ("bb-65", "blood_bank", {"fridge_temperature": 39.2, "door_open_time": 20, "freezer_temperature": -22,
+                          "incubator_temperature": 22, "agitation_rate": 65, "agitation_stop_time": 0,
+                          "water_bath_temperature": 37, "water_bath_level": 95, "time_out_of_storage": 600,
+                          "unit_surface_temperature": 5}),   # all normal
+ # fired_heater (tube-skin and coil outlet in degC: 1,050/1,000/700 °F = 565.556/537.778/371.111 °C; stack in K:
+ #   850/300 °F = 727.594/422.039 K; arch pressure in Pa: -0.5/-0.1/-0.05/+0.25 mbar = -50/-10/-5/25 Pa; gas
+ #   pressures in kPa: 5/30/8/3 psig = 34.4738/206.8427/55.1581/20.6843 kPa)
+ ("fh-01", "fired_heater", {"tube_skin_temperature": 537.77}),
+ ("fh-02", "fired_heater", {"tube_skin_temperature": 537.78}),
+ ("fh-03", "fired_heater", {"tube_skin_temperature": 565.55}),
+ ("fh-04", "fired_heater", {"tube_skin_temperature": 565.56}),
+ ("fh-05", "fired_heater", {"tube_skin_temperature": 621.11}),          # design 1,150 °F (descriptive)
+ ("fh-06", "fired_heater", {"tube_skin_temperature": 582.22}),          # 1,080 °F: between the old and new limit
+ ("fh-07", "fired_heater", {"tube_skin_temperature": 1060}),            # a °F-sized reading: out of range
+ ("fh-08", "fired_heater", {"tube_skin_temperature": "nan"}),
+ ("fh-09", "fired_heater", {"tube_skin_temperature": 540, "firing_rate": 50}),   # firing rate named in the action
+ ("fh-10", "fired_heater", {"coil_outlet_temperature": 360}),           # 680 °F: "until … reaches 680 °F" (procedure)
+ ("fh-11", "fired_heater", {"coil_outlet_temperature": 371.11}),
+ ("fh-12", "fired_heater", {"coil_outlet_temperature": 371.12}),
+ ("fh-13", "fired_heater", {"stack_temperature": 727.59}),
+ ("fh-14", "fired_heater", {"stack_temperature": 727.6}),
+ ("fh-15", "fired_heater", {"stack_temperature": 422.03}),
+ ("fh-16", "fired_heater", {"stack_temperature": 422.04}),
+ ("fh-17", "fired_heater", {"stack_temperature": 438.71}),              # 330 °F: typical (descriptive)
+ ("fh-18", "fired_heater", {"stack_temperature": 672.04}),              # 750 °F: APH inlet (descriptive)
+ ("fh-19", "fired_heater", {"stack_temperature": 300}),                 # a °F-sized reading: 300 K is cold
+ ("fh-20", "fired_heater", {"arch_pressure": -25}),                     # normal draft 0.25 mbar
+ ("fh-21", "fired_heater", {"arch_pressure": -50}),
+ ("fh-22", "fired_heater", {"arch_pressure": -50.1}),
+ ("fh-23", "fired_heater", {"arch_pressure": -10}),
+ ("fh-24", "fired_heater", {"arch_pressure": -9.9}),
+ ("fh-25", "fired_heater", {"arch_pressure": -5, "firing_rate": 80}),
+ ("fh-26", "fired_heater", {"arch_pressure": -4.9, "firing_rate": 80}),
+ ("fh-27", "fired_heater", {"arch_pressure": -4.9, "firing_rate": 79.9}),
+ ("fh-28", "fired_heater", {"arch_pressure": -4.9}),                    # while-parameter absent
+ ("fh-29", "fired_heater", {"arch_pressure": 25}),
+ ("fh-30", "fired_heater", {"arch_pressure": 25.1}),
+ ("fh-31", "fired_heater", {"arch_pressure": 25.1, "firing_rate": 90}),
+ ("fh-32", "fired_heater", {"arch_pressure": -0.25}),                   # an mbar-sized reading: -0.25 Pa
+ ("fh-33", "fired_heater", {"flue_gas_o2": 3.0, "firing_rate": 90}),    # typical (descriptive)
+ ("fh-34", "fired_heater", {"flue_gas_o2": 0.9, "firing_rate": 70}),    # duration rule not in a query
+ ("fh-35", "fired_heater", {"flue_gas_o2": 1.0, "firing_rate": 70}),
+ ("fh-36", "fired_heater", {"flue_gas_o2": 8.0, "firing_rate": 70}),
+ ("fh-37", "fired_heater", {"flue_gas_o2": 8.1, "firing_rate": 70}),
+ ("fh-38", "fired_heater", {"flue_gas_o2": 8.1, "firing_rate": 29.9}),
+ ("fh-39", "fired_heater", {"flue_gas_o2": 8.1, "firing_rate": 30}),
+ ("fh-40", "fired_heater", {"flue_gas_o2": 8.1}),                       # except-parameter absent
+ ("fh-41", "fired_heater", {"flue_gas_o2": 0.5, "firing_rate": "nan"}),
+ ("fh-42", "fired_heater", {"flue_gas_o2": 6, "firing_rate": 50}),
+ ("fh-43", "fired_heater", {"flue_gas_o2": 6, "firing_rate": 50.1}),
+ ("fh-44", "fired_heater", {"flue_gas_o2": 5.9, "firing_rate": 90}),
+ ("fh-45", "fired_heater", {"flue_gas_co": 400, "flue_gas_o2": 3}),
+ ("fh-46", "fired_heater", {"flue_gas_co": 401, "flue_gas_o2": 3, "combustion_air_flow": 50}),
+ ("fh-47", "fired_heater", {"flue_gas_co": 401, "flue_gas_o2": 4}),
+ ("fh-48", "fired_heater", {"flue_gas_co": 401, "flue_gas_o2": 4.1}),
+ ("fh-49", "fired_heater", {"flue_gas_co": 401}),                       # unless-parameter absent
+ ("fh-50", "fired_heater", {"flue_gas_co": 1000, "flue_gas_o2": 5}),
+ ("fh-51", "fired_heater", {"flue_gas_co": 1001, "flue_gas_o2": 5}),
+ ("fh-52", "fired_heater", {"flue_gas_co": 1001, "flue_gas_o2": 2}),
+ ("fh-53", "fired_heater", {"fuel_gas_pressure": 34.47}),
+ ("fh-54", "fired_heater", {"fuel_gas_pressure": 34.48}),
+ ("fh-55", "fired_heater", {"fuel_gas_pressure": 55.15}),
+ ("fh-56", "fired_heater", {"fuel_gas_pressure": 55.16}),
+ ("fh-57", "fired_heater", {"fuel_gas_pressure": 206.84}),
+ ("fh-58", "fired_heater", {"fuel_gas_pressure": 206.85}),
+ ("fh-59", "fired_heater", {"fuel_gas_pressure": 124.1}),               # 18 psig set point (procedure)
+ ("fh-60", "fired_heater", {"fuel_gas_pressure": 18}),                  # a psig-sized reading: 18 kPa is low
+ ("fh-61", "fired_heater", {"pilot_gas_pressure": 20.68}),
+ ("fh-62", "fired_heater", {"pilot_gas_pressure": 20.69}),
+ ("fh-63", "fired_heater", {"flame_signal": 14.9}),
+ ("fh-64", "fired_heater", {"flame_signal": 15}),
+ ("fh-65", "fired_heater", {"flame_signal": 30}),
+ ("fh-66", "fired_heater", {"flame_signal": 30.1}),
+ ("fh-67", "fired_heater", {"flame_signal": "nan"}),
+ ("fh-68", "fired_heater", {"pass_flow": 24.9}),
+ ("fh-69", "fired_heater", {"pass_flow": 25}),
+ ("fh-70", "fired_heater", {"pass_flow": 40}),
+ ("fh-71", "fired_heater", {"pass_flow": 45}),                          # procedure value
+ ("fh-72", "fired_heater", {"combustion_air_flow": 19.9}),
+ ("fh-73", "fired_heater", {"combustion_air_flow": 20}),
+ ("fh-74", "fired_heater", {"combustion_air_flow": 30, "firing_rate": 10}),   # procedure values ("no more than 10 %")
+ ("fh-75", "fired_heater", {"fuel_gas_pressure": 30, "flame_signal": 10}),    # two MFT causes at once
+ ("fh-77", "fired_heater", {"flue_gas_o2": 0.9, "firing_rate": 20}),    # except covers the low side too
+ ("fh-76", "fired_heater", {"tube_skin_temperature": 480, "coil_outlet_temperature": 360, "stack_temperature": 438.7,
+                            "arch_pressure": -25, "firing_rate": 90, "flue_gas_o2": 3.0, "flue_gas_co": 50,
+                            "fuel_gas_pressure": 130, "pilot_gas_pressure": 70, "flame_signal": 80, "pass_flow": 60,
+                            "combustion_air_flow": 95}),   # all normal
 ]
 
 # ======================================================================= replays
@@ -2361,6 +2715,16 @@ R = [
   ["makeup_water_flow", "expansion_vessel_pressure"],
   [(0, 0, 0.15), (60, 60, 0.15), (600, 50, 0.15), (700, 55, 0.15), (1500, 55, 0.125), (2500, 55, 0.125),
    (2501, 55, 0.12), (2600, 20, 0.12), (2700, 0, 0.09), (2800, 0, 0.1), (2900, 0, 0.13), (3600, 0, 0.15)]),
+ ("rp-ec-ppco2-high", "spacecraft_eclss", "replay/ec_ppco2_high.csv", ["ppco2"],
+  [(0, 2.5), (300, 4.5), (900, 4.0), (1200, 4.2), (2400, 5.0), (3000, 4.8), (3001, 4.8), (3300, 6.0), (3400, 5.9),
+   (3600, 4.0), (4000, 2.5), (7200, 2.5)]),
+ ("rp-bb-freezer-excursion", "blood_bank", "replay/bb_freezer_excursion.csv", ["freezer_temperature"],
+  [(0, -22), (60, -10), (600, -13), (700, -12), (1300, -5), (1500, 0), (1600, -0.4), (1900, -8), (1901, -8),
+   (2200, -13), (2500, -22), (3000, -41), (3100, -40), (3600, -22), (7200, -22)]),
+ ("rp-fh-low-o2", "fired_heater", "replay/fh_low_o2.csv", ["flue_gas_o2", "firing_rate"],
+  [(0, 3.0, 70), (10, 1.4, 70), (60, 1.5, 70), (100, 1.2, 70), (160, 0.9, 70), (200, 1.0, 70), (220, 1.1, 70),
+   (220.5, 1.1, 70), (250, 1.5, 70), (300, 6.0, 70), (330, 6.0, 50), (360, 9.0, 25), (400, 9.0, 30), (430, 3.0, 30),
+   (600, 3.0, 70), (3600, 3.0, 70)]),
 ]
 
 def valid_state(dom, st):
