@@ -209,7 +209,7 @@ _COMMA = re.compile(r",(?!\d{3})")
 _CLAUSE_END = re.compile(r",(?!\d{3})\s*|\s+then\s+")
 _JOINED_CLAUSE = re.compile(r"(and|or|while|with|unless|either|nor)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"[+\-−]?\d")
-_ARROW = re.compile(r"\s+(?:-+>|→|⇒|=>)\s+")
+_ARROW = re.compile(r"(?<=\s)(?:-{1,2}>|→|⇒|=>)(?=\s)")
 # An order after a semicolon, when what comes before names the condition in its subject:
 # "A stack temperature lower than 300 °F risks acid corrosion; open the bypass damper".
 _SEMICOLON_ORDER = re.compile(
@@ -631,7 +631,7 @@ def _condition_colon_action(body: str) -> tuple[str, str] | None:
     cause-and-effect line, "Pass flow below 40 m³/h -> check the charge pumps"."""
     arrow = _ARROW.search(body)
     if arrow:
-        head, sep, tail = body[:arrow.start()], arrow.group(0), body[arrow.end():]
+        head, sep, tail = body[:arrow.start()].rstrip(), arrow.group(0), body[arrow.end():]
     else:
         head, sep, tail = body.partition(":")
     tail = tail.strip()
