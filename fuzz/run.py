@@ -97,15 +97,19 @@ def build_c_target(clang: str) -> Path:
     return out
 
 
-def command(target: Target, seconds: int, corpus: Path, artifacts: Path) -> list[str]:
-    """The engine's command line; the flags are libFuzzer's, which atheris shares."""
+def engine(target: Target) -> list[str]:
+    """The program that runs ``target`` (built first for the C target)."""
     if target.engine == "libfuzzer":
         clang = shutil.which(os.environ.get("CLANG", "clang"))
         if clang is None:
             raise FileNotFoundError("clang not found (apt-get install clang libclang-rt-14-dev)")
-        head = [str(build_c_target(clang))]
-    else:
-        head = [sys.executable, str(FUZZ / "targets" / f"{target.name}.py")]
+        return [str(build_c_target(clang))]
+    return [sys.executable, str(FUZZ / "targets" / f"{target.name}.py")]
+
+
+def command(target: Target, seconds: int, corpus: Path, artifacts: Path) -> list[str]:
+    """The engine's command line; the flags are libFuzzer's, which atheris shares."""
+    head = engine(target)
     flags = [
         f"-max_total_time={seconds}",
         f"-timeout={TIMEOUT_S}",
@@ -162,6 +166,34 @@ def combine(results: list[Result]) -> Result:
     return total
 
 
+_EXECUTED = re.compile(r"^Executed .+ in (\d+) ms$", re.M)
+
+
+def replay_ms(log: str) -> int | None:
+    """How long libFuzzer says one replayed input took, from its output."""
+    found = _EXECUTED.findall(log)
+    return int(found[-1]) if found else None
+
+
+def unconfirmed_timeouts(target: Target, findings: list[str]) -> dict[str, int]:
+    """The timeout inputs among ``findings`` that, replayed once on their own, finish
+    within the limit (by how many ms): starved of CPU by other work, not hangs."""
+    out = {}
+    for name in findings:
+        if not Path(name).name.startswith("timeout-"):
+            continue
+        try:
+            run = subprocess.run([*engine(target), f"-timeout={TIMEOUT_S}", str(ROOT / name)],
+                                 capture_output=True, text=True, cwd=ROOT,
+                                 timeout=4 * TIMEOUT_S, errors="replace")
+        except subprocess.TimeoutExpired:
+            continue
+        ms = replay_ms(run.stdout + run.stderr)
+        if run.returncode == 0 and ms is not None and ms < TIMEOUT_S * 1000:
+            out[name] = ms
+    return out
+
+
 def run_target(target: Target, seconds: int, workers: int = 1) -> Result:
     """Run ``target`` for ``seconds`` in ``workers`` processes sharing one corpus folder.
 
@@ -213,12 +245,17 @@ def run_target(target: Target, seconds: int, workers: int = 1) -> Result:
         parse_log(worker_log(logs, target, worker).read_text(errors="replace"), part)
         parts.append(part)
     result = combine(parts)
-    result.findings = sorted(str(p.relative_to(ROOT)) for p in set(artifacts.iterdir()) - before)
+    found = sorted(str(p.relative_to(ROOT)) for p in set(artifacts.iterdir()) - before)
+    starved = unconfirmed_timeouts(target, found)
+    result.findings = [name for name in found if name not in starved]
     if first_failed is None:
         first_failed = next((w for w, p in enumerate(procs) if p.returncode), None)
     if first_failed is not None:
         result.exit_code = procs[first_failed].returncode
-        if not result.findings:
+        if starved:
+            result.note = "stopped by a timeout that does not reproduce: " + ", ".join(
+                f"{name} replays in {ms} ms" for name, ms in starved.items())
+        elif not result.findings:
             log = worker_log(logs, target, first_failed)
             result.note = f"engine exited {result.exit_code}: see {log.relative_to(ROOT)}"
     return result

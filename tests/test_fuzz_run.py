@@ -87,3 +87,24 @@ def test_two_workers_share_a_campaign(tmp_path: Path, monkeypatch: pytest.Monkey
         assert part.executions > 0, log.read_text()[-2000:]
         counts.append(part.executions)
     assert result.executions == sum(counts)
+
+
+def test_the_replay_time_is_read_from_the_engine_output() -> None:
+    out = ("INFO: Seed: 1\nRunning: build/fuzz/artifacts/x/timeout-abc\n"
+           "Executed build/fuzz/artifacts/x/timeout-abc in 85 ms\n***\n")
+    assert run.replay_ms(out) == 85
+    assert run.replay_ms("INFO: Seed: 1\n") is None
+
+
+def test_a_timeout_input_that_replays_quickly_is_not_a_hang(tmp_path: Path) -> None:
+    """A real replay through the atheris target: a seed saved as a timeout artifact."""
+    pytest.importorskip("atheris")
+    target = next(t for t in run.TARGETS if t.name == "frame_decoder")
+    seed = sorted((ROOT / "fuzz" / "seeds" / target.seeds).iterdir())[0]
+    timeout = tmp_path / "timeout-0123"
+    timeout.write_bytes(seed.read_bytes())
+    crash = tmp_path / "crash-0123"
+    crash.write_bytes(seed.read_bytes())
+    starved = run.unconfirmed_timeouts(target, [str(timeout), str(crash)])
+    assert list(starved) == [str(timeout)]
+    assert 0 <= starved[str(timeout)] < run.TIMEOUT_S * 1000
