@@ -60,6 +60,7 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("falls", "short", "of"), "<"), (("fall", "short", "of"), "<"),
     (("falling", "short", "of"), "<"),
     (("reach", "or", "exceed"), ">="), (("reaches", "or", "exceeds"), ">="),
+    (("reach", "or", "pass"), ">="), (("reaches", "or", "passes"), ">="),
     (("meet", "or", "exceed"), ">="), (("meets", "or", "exceeds"), ">="),
     (("passes",), ">"), (("passed",), ">"),
     (("limited", "to", "a", "maximum", "of"), "<="), (("limited", "to"), "<="),
@@ -68,6 +69,8 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("larger", "than"), ">"), (("older", "than"), ">"), (("longer", "than"), ">"),
     (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
     (("smaller", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
+    (("warmer", "than"), ">"), (("hotter", "than"), ">"),
+    (("colder", "than"), "<"), (("cooler", "than"), "<"),
     (("equal", "to"), "=="),
     (("exceeds",), ">"), (("exceed",), ">"), (("exceeding",), ">"), (("exceeded",), ">"),
     (("above",), ">"), (("over",), ">"), (("beyond",), ">"),
@@ -120,6 +123,7 @@ _VERB_GAP = {
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
     "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
     "set", "allowed", "permitted", "exceeding", "band", "window", "becomes", "become",
+    "drawn", "down",
 }
 # Said instead of "never" between a modal and its comparison.
 _NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
@@ -159,6 +163,7 @@ class FoundAtom:
     label: str = ""
     requirement: bool = False  # stated as what must hold ("must not exceed")
     inner: str = ""  # parameter words between comparison and number ("above a pressure of 5")
+    negated: bool = False  # a requirement said with not/never: the op is the written one's negation
 
 
 @dataclass
@@ -306,10 +311,18 @@ def _read_comparisons(text: str) -> tuple[tuple[Token, ...], Duration | None, fr
     """The tokens, duration and comparisons of a condition text, before any parameter is
     named.  A pure function of the text, so cached: the same condition texts come back in
     statement after statement (and input after input when fuzzing)."""
+    if _TIME_ADJECTIVE.search(text):  # blanked, so that offsets into the text still hold
+        text = _TIME_ADJECTIVE.sub(lambda m: " " * len(m.group(0)), text)
     tokens = tokenize(text)
     duration, consumed = _find_duration(tokens)
     atoms = find_comparisons(tokens, consumed)
     return tuple(tokens), duration, frozenset(consumed), tuple(atoms)
+
+
+# "for more than 10 consecutive minutes": the adjective between a number and its unit
+_TIME_ADJECTIVE = re.compile(
+    r"(?<=\d)\s+(?:consecutive|continuous|successive|uninterrupted)(?=\s+(?:s|secs?|seconds?|"
+    r"mins?|minutes?|h|hrs?|hours?|days?)\b)", re.IGNORECASE)
 
 
 def _copied(atom: FoundAtom) -> FoundAtom:
@@ -334,7 +347,9 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     before = [t for t in tokens[:first] if t.kind == "word"]
     words = [t.low for t in before]
     for k, word in enumerate(words):
-        if word in joins and content(words[:k]):
+        # "X becomes frobbier than 5 unless Y ...": with nothing read before `unless`,
+        # the exception alone would be the whole condition
+        if word in joins + ("unless", "except") and content(words[:k]):
             if trailing_action and any(w in _RELATIVE for w in words[:k]):
                 continue  # "The air in every place where persons work or travel shall ..."
             return " ".join(t.text for t in before[:k + 1])
@@ -362,6 +377,8 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
         seconds = Decimal(str(_to_seconds(tok.value, tok.unit)))
         for pattern, inclusive in (
             (["for", "more", "than"], False), (["for", "longer", "than"], False),
+            (["lasting", "more", "than"], False), (["lasting", "longer", "than"], False),
+            (["lasting", "over"], False), (["lasting", "at", "least"], True),
             (["for", "over"], False), (["for", "in", "excess", "of"], False),
             (["for", "at", "least"], True), (["for", "a", "minimum", "of"], True),
             (["for", "a", "period", "exceeding"], False),
@@ -400,6 +417,12 @@ def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]
             continue
         if any(k in used for k in range(found.first, found.last + 1)):
             i += 1
+            continue
+        if found.first > 0 and words[found.first - 1] == "by":
+            # "rises by more than 5 °C within 10 minutes", "exceeds the set point by more
+            # than 2 bar": a change or a deviation, which no single reading can show
+            used.update(range(found.first, found.last + 1))
+            i = found.last + 1
             continue
         atoms.append(found)
         used.update(range(found.first, found.last + 1))
@@ -601,19 +624,27 @@ def _name_atoms(
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
             tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
             gap[-1:] == ["may"] and tokens[atom.first].low == "at")  # "may at most N"
-        if not words and not gap and n > 0 and atoms[n - 1].requirement:
+        inherited = not words and not gap and n > 0 and atoms[n - 1].requirement
+        if inherited:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
             # second comparison goes on with the same verb, so the same requirement.
             atom.requirement = True
         said = gap + words if _kept_at(words) else gap
+        if inherited and atoms[n - 1].negated:
+            said = ["not"]  # "must not fall below 40 % nor (or) exceed 60 %": not either
         if atom.requirement and ("not" in said or "never" in said or "cannot" in said):
             # "must not exceed N": the requirement is the negation of what is written.
             atom.op = _NEGATE.get(atom.op, atom.op)
+            atom.negated = True
             if atom.op == "==":
                 atom.requirement = False
         resolved = resolve(atom.inner) if atom.inner else None
         if resolved is None and _has_noun(atom.phrase):
             resolved = resolve(atom.phrase)
+        if resolved is None and gap and words:
+            # "the pressure rise exceeds 20 µbar": a word read as a verb ends the name
+            resolved = resolve(" ".join(t.text for t in tokens[start:atom.first]
+                                        if t.kind == "word"))
         if resolved is None:
             # "more than 3 failed login attempts": the parameter is named after the number.
             after = _words_after(tokens, atom.last)
@@ -676,7 +707,10 @@ def _structure(tokens: list[Token], atoms: list[FoundAtom]) -> list[object]:
                 open_either = False
             items.extend(["andnot", "("])
             open_unless += 1
-        elif "or" in between or "nor" in between:
+        elif ("or" in between or "nor" in between) and not (
+                atoms[n].negated and atoms[n - 1].negated and not any(
+                    w in _VERB_GAP for w in between if w not in ("or", "nor"))):
+            # ... but "must not A or B" requires not A and not B
             items.append("or")
         else:
             if open_either:

@@ -14,7 +14,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulec.compiler.conditions import (
     ParsedCondition,
@@ -84,7 +84,8 @@ _PARENTHETICAL = re.compile(r"\s*\((?=[^()\d]*\s)[^()\d]*\)")
 # A clause's own number: "(3) If the pool temperature ...", "b) ...", "6.3.2   If the
 # particle count ..." (a section number before a capital, not a value like "0.5 µm").
 _ENUMERATOR = re.compile(
-    r"^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|\d{1,2}(?:\.\d{1,2}){1,4}\.?(?=\s+[A-Z(]))\s+")
+    r"^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|(?:[A-Z]\.)?\d{1,2}(?:\.\d{1,2}){1,4}\.?"
+    r"(?=\s+[A-Z(])|[A-Z](?:\.\d{1,2}){1,4}\.?(?=\s+[A-Z(]))\s+")
 # An entry of such a list: "a) Potassium: less than 2.8 mmol/L or greater than 6.2 mmol/L".
 _LABELLED_LIMIT = re.compile(
     r"^(?P<label>[^:]{1,60}?)\s*:\s*(?P<cond>(?:less than|greater than|more than|fewer than|"
@@ -180,7 +181,8 @@ _CONSEQUENCE = re.compile(
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
     r"slow ?down|deviation|excursion|out of spec\w*)\b|[^.]*[;:])|"
-    r"warrants?|calls? for|(?:trips?|blocks?|inhibits?|locks? out)\s+the\b|"
+    r"warrants?|calls? for|(?:trips?|blocks?|inhibits?|locks? out|refuses? to \w+)\s+"
+    r"(?:the|any|all|every|an?)\b|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+|"
     r"(?:signall?ed|flagged|annunciated|reported|classified|handled)\s+as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
@@ -209,6 +211,10 @@ _COMMA = re.compile(r",(?!\d{3})")
 _CLAUSE_END = re.compile(r",(?!\d{3})\s*|\s+then\s+")
 _JOINED_CLAUSE = re.compile(r"(and|or|while|with|unless|either|nor)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"[+\-−]?\d")
+_PERMITTED_RANGE = re.compile(
+    r"^(?:the\s+)?(?:permitted|permissible|allowed|allowable)\s+(?P<phrase>[^:]{2,60}?)\s*:\s*"
+    r"(?P<range>[+\-−]?\d[^:]*?(?:\s+to\s+|\s*[–-]\s*)[+\-−]?\d[^:]*)$", re.IGNORECASE)
+_AT_READING = re.compile(r"\s+at an?\s+(?=[^,;]*\d)", re.IGNORECASE)
 _ARROW = re.compile(r"(?<=\s)(?:-{1,2}>|→|⇒|=>)(?=\s)")
 # An order after a semicolon, when what comes before names the condition in its subject:
 # "A stack temperature lower than 300 °F risks acid corrosion; open the bypass damper".
@@ -264,7 +270,8 @@ def extract(
             continue
         if st.kind == "title" and not _conditional_title(st.text):
             continue
-        _extract_statement(st, params, out, used_ids, list_titles.get(index))
+        for part in _compound_parts(st, params, used_ids):
+            _extract_statement(part, params, out, used_ids, list_titles.get(index))
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -274,6 +281,66 @@ def extract(
         )
         out.rules.append(rule)
     return out
+
+
+# ---------------------------------------------------------------- compound statements
+
+
+def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
+                    ) -> list[Statement]:
+    """One statement that says two rules, as two readings of the same text:
+    "X is supervised by the relay: alarm above 120 °C, trip above 130 °C" and "X above
+    200 µm must be reported, and the unit is to be shut down in case X exceeds 300 µm".
+    Otherwise the statement itself."""
+    text = st.parse_text or st.text
+    if ":" in text:
+        listed = _listed_triggers(_clean(text))
+        if listed:
+            return [replace(st, parse_text=sentence) for sentence in listed]
+    joined = _AND_CLAUSE.search(text) if ", and " in text else None
+    if joined is None:
+        return [st]
+    halves = [text[:joined.start()] + ".", _upper_first(text[joined.end():])]
+    if not all(_has_condition_comparison(half) for half in halves):
+        return [st]
+    parts = [replace(st, parse_text=half) for half in halves]
+    for part in parts:
+        trial = Extraction()
+        _extract_statement(part, params, trial, set(used_ids))
+        if len(trial.rules) != 1 or any(p.fatal for p in trial.problems):
+            return [st]
+    return parts
+
+
+_AND_CLAUSE = re.compile(r",\s+and\s+(?=(?:the|a|an|this|it|all|any)\s)", re.IGNORECASE)
+# "...: alarm above 120 °C, trip above 130 °C": what acts, and the reading it acts at
+_LISTED_TRIGGER = re.compile(
+    r"^(?P<what>[A-Za-z][\w ()-]{0,40}?)\s+(?P<cmp>(?:above|below|over|under|at or above|"
+    r"at or below|greater than|less than|higher than|lower than|≥|≤|>=|<=|>|<)\s*[+\-−]?\d.*)$",
+    re.IGNORECASE)
+_TRIGGER_WORD = re.compile(r"\b(?:alarm|trip|shut ?down|stop|warning|interlock|runback)\b",
+                           re.IGNORECASE)
+_ANY_BRACKET = re.compile(r"\s*\([^()]*\)")
+_SUBJECT_VERB = re.compile(r"\s+(?:is|are|will be|shall be)\s", re.IGNORECASE)
+
+
+def _listed_triggers(body: str) -> list[str]:
+    """The rules of "<subject> is supervised ...: <function> <comparison>, ..." (two or
+    more, each naming an alarm or trip), as sentences; [] when the body is not one."""
+    head, _, items = body.rstrip(".").partition(":")
+    parts = [item.strip() for item in re.split(r"[,;]\s*|\s+and\s+", items) if item.strip()]
+    found = [_LISTED_TRIGGER.match(item) for item in parts]
+    if len(found) < 2 or not all(m and _TRIGGER_WORD.search(m.group("what")) for m in found):
+        return []
+    verb = _SUBJECT_VERB.search(head)
+    subject = _ANY_BRACKET.sub("", head[:verb.start()] if verb else head).strip()
+    if not subject:
+        return []
+    return [f"If {subject} is {m.group('cmp')}, {m.group('what')}." for m in found if m]
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------- procedures
@@ -480,6 +547,10 @@ def _extract_statement(
             kind = "constraint" if _NEGATION.search(action) else "if_then"
         elif _CONSEQUENCE.search(action):
             kind, action = "if_then", _ordered_action(action) or body
+        elif not action.strip(" .") and _CONSEQUENCE.search(body):
+            # "The system refuses to start a sequence for which the SAR is above 4 W/kg":
+            # the condition is named in the object of what the system does
+            kind, action = "if_then", body
         elif _predicate_then_order(cond_text, parsed):
             kind, action = "if_then", _ordered_action(action)
         else:
@@ -561,6 +632,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         # 750 °C", "The valve shall be closed while ...": an order (or a safety action)
         # for as long as the condition holds.
         return "if_then", body[during.end():], body[:during.start()].strip(" ,"), False
+    trigger = _trailing_trigger(body)
+    if trigger:
+        return trigger
     if _LEADING_COMPARISON.match(body):
         # "Above 25,000 ft, reduce the airspeed to 280 kt."
         cond, action = _split_condition_action(body)
@@ -572,6 +646,11 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         lo, hi = pair.group("lo"), pair.group("hi")
         cond = f"{pair.group('phrase')} must remain between {lo} and {hi}"
         return "constraint", cond, body, False
+    permitted = _PERMITTED_RANGE.match(body) if ":" in body else None
+    if permitted and _has_comparison(f"within {permitted.group('range')}"):
+        # "Permitted magnet room temperature: 18 °C to 22 °C": violated outside
+        cond = f"{permitted.group('phrase')} must remain within {permitted.group('range')}"
+        return "constraint", cond, body, False
     maxmin = _max_min(body)
     if maxmin:
         upper = not maxmin.group("kind").lower().startswith(("min", "lower"))
@@ -581,6 +660,10 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     context = _LEADING_CONTEXT.match(body)
     if context:
         cond, action = _split_condition_action(body[context.end():])
+        if not action:
+            # "With a chilled water temperature above 14 °C the duty cycle is limited to
+            # 50 %": no comma, so the condition ends with its first comparison
+            cond, action = _after_first_comparison(body[context.end():])
         if action and _has_comparison(cond):
             return "if_then", cond, _strip_then(action), False
     labelled = _condition_colon_action(body)
@@ -598,6 +681,47 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
     if place:  # "In the incident section, keep the air velocity at or above 2.5 m/s."
         return _shape(body[place.end():])
     return None
+
+
+def _after_first_comparison(text: str) -> tuple[str, str]:
+    """(text up to its first comparison's end, the rest) when the rest is a limit, an order
+    or a safety action with no condition of its own ("At 30 °C the viscosity drops to
+    5 cP" stays a fact); else (text, "")."""
+    tokens = tokenize(text)
+    atoms = find_comparisons(tokens, set())
+    if not atoms:
+        return text, ""
+    cut = tokens[atoms[0].last].end
+    rest = text[cut:].strip(" ,")
+    if not rest or _has_condition_comparison(rest) or not (
+            _RULE_WORDS.search(rest) or _INTERLOCK.search(rest)):
+        return text, ""
+    return text[:cut], rest
+
+
+def _trailing_trigger(body: str) -> tuple[str, str, str, bool] | None:
+    """ "The thermostat switches off the heater at a shelf temperature above 42 °C": what a
+    system does, then the reading it does it at, ending the sentence.  Not a requirement
+    ("Plasma shall be stored at a freezer temperature of -25 °C or lower") and not a value
+    the sentence goes on to describe ("O2 at a firing rate above 50 % is 3 %")."""
+    at = _AT_READING.search(body)
+    if at is None or at.start() == 0:
+        return None
+    action, cond = body[:at.start()].strip(" ,"), body[at.end():]
+    if _RULE_WORDS.search(action) or _has_comparison(action) or not _ends_in_comparison(cond):
+        return None
+    return "if_then", cond, action, False
+
+
+@functools.lru_cache(maxsize=4096)
+def _ends_in_comparison(text: str) -> bool:
+    """Whether `text` holds one comparison (no bare `is N`), ending it (a closing bracket
+    or full stop aside)."""
+    tokens = tokenize(text)
+    atoms = find_comparisons(tokens, set())
+    if len(atoms) != 1 or atoms[0].op == "==":
+        return False
+    return not [t for t in tokens[atoms[0].last + 1:] if t.kind != "punct"]
 
 
 def _leading_unless(rest: str) -> tuple[str, str, str, bool]:

@@ -43,6 +43,10 @@ _PAREN = re.compile(r"\s*[(\[]([^()\[\]]{1,16})[)\]]\s*")
 _PIPE = re.compile(r"(?<!\\)\|")
 _SPACED_PIPE = re.compile(r"\s\|\s")
 _DIGIT = re.compile(r"\d")
+_DASH_RUN = re.compile(r"^(?:-{3,}|={3,})$")
+# What a row's function cell says when its limit is the point an alarm or trip acts at
+_TRIGGERED = re.compile(r"\b(?:alarm|trip|shut ?down|stop|warning|interlock|lockout|"
+                        r"scram|runback|pre-?alarm)\b", re.IGNORECASE)
 _CELL = re.compile(r"\S+(?: \S+)*")
 _SPACES = re.compile(r"\s+")
 _FOOTNOTE_MARKS = re.compile(r"[*†‡¹²³]+$")
@@ -56,6 +60,10 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                   r"limit)?\s*(?:range|band|limits|window)"),
         ("unit", r"units?|uom|unit of measure(?:ment)?"),
         ("condition", r"conditions?|if|when|trigger|situation|event|indication"),
+        ("tag", r"tags?|tag no\.?|tag number|instrument(?: tag)?|loop(?: no\.?)?"),
+        ("function", r"functions?|alarm type|protection function"),
+        ("setpoint", r"set ?points?|settings?|limit|limit value|trip (?:point|setting|value)|"
+                     r"alarm (?:point|setting|value)|threshold|actuation (?:point|value)"),
         ("action", r"(?:required |corrective |crew |operator )?(?:action|response)s?|then|do"),
         ("name", r"parameters?|items?|quantity|quantities|variables?|signals?|sensors?|"
                  r"measurements?|description|name|system|limitation"),
@@ -171,13 +179,17 @@ def _pipe_rows(lines: Sequence[str], i: int, skip: Collection[int]
 
 def _column_table(lines: Sequence[str], i: int, skip: Collection[int]
                   ) -> tuple[TableBlock | None, int]:
-    """``Parameter   Minimum   Maximum   Unit`` and rows below it, cells 2+ spaces apart."""
+    """``Parameter   Minimum   Maximum   Unit`` and rows below it, cells 2+ spaces apart;
+    or any header with a rule of dashes under each of its cells (``-----  -----``)."""
     head = _gap_cells(lines[i])
-    if len(head) < 2 or not any(_role(text)[0] in ("min", "max", "range") for text, _, _ in head):
+    ruled = (len(head) >= 2 and i + 1 < len(lines) and (i + 2) not in skip
+             and _ruled_under(head, lines[i + 1]))
+    if len(head) < 2 or not (ruled or any(
+            _role(text)[0] in ("min", "max", "range") for text, _, _ in head)):
         return None, i
     rows: list[tuple[str, ...]] = []
     row_lines: list[int] = []
-    k = i + 1
+    k = i + 2 if ruled else i + 1
     while k < len(lines) and (k + 1) not in skip and lines[k].strip():
         cells = _gap_cells(lines[k])
         if len(cells) < 2:
@@ -190,6 +202,12 @@ def _column_table(lines: Sequence[str], i: int, skip: Collection[int]
     header = tuple(text for text, _, _ in head)
     return TableBlock(header, tuple(rows), tuple(row_lines), i + 1,
                       frozenset(range(i + 1, k + 1))), k
+
+
+def _ruled_under(head: Sequence[tuple[str, float, float]], line: str) -> bool:
+    """Whether `line` is a rule of dashes (or =) with one run under each header cell."""
+    runs = _gap_cells(line)
+    return len(runs) == len(head) and all(_DASH_RUN.match(text) for text, _, _ in runs)
 
 
 def _one_cell(line: str) -> bool:
@@ -260,6 +278,9 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
             return (f"If {_lower_first(cond)}, {_lower_first(action)}.",)
     if not cells or name_col >= len(cells):
         return ()
+    triggered = _triggered_row(role_of, cells, name_col)
+    if triggered:
+        return (triggered,)
     name, name_unit = _name_and_unit(cells[name_col])
     row_unit = ""
     if "unit" in role_of and role_of.index("unit") < len(cells):
@@ -272,7 +293,7 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
             continue
         role, col_unit = roles[j] if j < len(roles) else ("", "")
         unit = col_unit or row_unit
-        if role in ("unit", "condition", "action", "name"):
+        if role in ("unit", "condition", "action", "name", "tag", "function"):
             continue
         if role == "range" or (not header and role == ""):
             found = _range(cell, unit)
@@ -304,6 +325,24 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
         verb = "must stay below" if hi.strict else "must not exceed"
         out.append(f"{subject} {verb} {hi.value}.")
     return tuple(out)
+
+
+def _triggered_row(role_of: Sequence[str], cells: Sequence[str], name_col: int) -> str:
+    """A setpoint schedule's row (``TAH-211 | Bearing temperature | High alarm | > 70 °C``):
+    its limit is where the function acts, so "TAH-211: If bearing temperature is above
+    70 °C, high alarm."; "" when the row is not one (no such function, no comparison)."""
+    if "function" not in role_of or "setpoint" not in role_of:
+        return ""
+    function = cells[role_of.index("function")].strip().rstrip(".")
+    bound = _bound(cells[role_of.index("setpoint")], "")
+    name, _ = _name_and_unit(cells[name_col])
+    if not (_TRIGGERED.search(function) and bound and bound.upper is not None and name):
+        return ""
+    above = "below" if bound.upper else "above"
+    comparison = f"is {above}" if bound.strict else f"is at or {above}"
+    tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
+    lead = f"{tag}: " if tag else ""
+    return f"{lead}If {_lower_first(name)} {comparison} {bound.value}, {_lower_first(function)}."
 
 
 def _role(header: str) -> tuple[str, str]:

@@ -192,7 +192,7 @@ DEG_F = _unit(
 _PSI = Fraction("0.45359237") * Fraction("9.80665") / Fraction("0.0254") ** 2
 _MMHG = Fraction(101325, 760)
 _unit("Pa", "pressure", 1, names=_s("pascal"), prefixes="hkMG")
-_unit("bar", "pressure", 100000, names=_s("bar"), prefixes="m")
+_unit("bar", "pressure", 100000, names=_s("bar"), prefixes="µm")
 _unit("psi", "pressure", _PSI, aliases=["lbf/in2", "lbf/in²"],
       names=["pounds per square inch", "pound per square inch"])
 _unit("psia", "pressure", _PSI)  # gauge vs absolute is not reconciled: see docs

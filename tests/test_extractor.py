@@ -876,3 +876,89 @@ def test_a_line_ending_in_a_colon_that_the_sentence_runs_on_from() -> None:
     assert stripped(condition_to_json(found.rules[0].condition)) == atom(
         "temp", "<=", 0, "degC")
     assert "quarantine all units" in found.rules[0].action
+
+
+def test_warmer_colder_and_reaches_or_passes() -> None:
+    got = one("If the temperature becomes warmer than -50 °C, stop the pump.")
+    assert stripped(got["cond"]) == atom("temp", ">", -50, "degC")
+    got = one("If the temperature is colder than -55 °C, stop the pump.")
+    assert stripped(got["cond"]) == atom("temp", "<", -55, "degC")
+    got = one("If the pressure reaches or passes 30 psi, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">=", 30, "psi")
+
+
+def test_an_exception_with_nothing_read_before_it_is_not_the_whole_condition() -> None:
+    text = ("If the temperature becomes frobbier than 50 °C, stop the pump, unless the "
+            "pressure is below 5 psi.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert found.rules == [] and len(found.problems) == 1
+
+
+def test_a_change_by_an_amount_is_no_reading() -> None:
+    text = "Should the temperature rise by more than 5 °C within 10 minutes, stop the pump.\n"
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert found.rules == [] and len(found.problems) == 1
+
+
+def test_what_a_system_does_at_a_reading() -> None:
+    got = one("The governor closes the gates at a speed of 115 rpm or higher.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("speed", ">=", 115, "rpm"), "The governor closes the gates")
+    # a requirement to keep a value, and a value described at another, are not
+    got = one("Oil shall be stored at a temperature of -25 °C or lower.")
+    assert got["kind"] == "constraint"
+    text = "Typical humidity at a temperature above 50 °C is 3 %.\n"
+    assert extract(split_statements(text, "m.txt"), PARAMS).rules == []
+
+
+def test_durations_lasting_and_consecutive() -> None:
+    got = one("Oil pressure below 18 psi lasting more than 2 minutes initiates a shutdown.")
+    assert got["duration"] == (120.0, False)
+    got = one("If the temperature is higher than 90 °C for more than 10 consecutive minutes, "
+              "stop the pump.")
+    assert got["duration"] == (600.0, False)
+
+
+def test_must_not_a_nor_b_requires_neither() -> None:
+    for sentence in ("The humidity must not fall below 40 % nor exceed 60 %.",
+                     "The humidity must not be below 40 % or above 60 %."):
+        got = one(sentence)
+        assert stripped(got["cond"]) == {"not": {"all": [
+            atom("humidity", ">=", 40, "percent"), atom("humidity", "<=", 60, "percent")]}}
+
+
+def test_a_permitted_range_a_leading_with_and_a_refusal() -> None:
+    got = one("Permitted oil temperature: 18 °C to 22 °C (64.4 °F to 71.6 °F).")
+    assert stripped(got["cond"]) == {"not": atom("temp", "between", [18, 22], "degC")}
+    got = one("With an oil temperature above 14 °C the speed is limited to 500 rpm.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("temp", ">", 14, "degC"), "the speed is limited to 500 rpm")
+    text = "With an oil temperature above 30 °C the oil viscosity drops to 5 cP.\n"
+    assert extract(split_statements(text, "m.txt"), PARAMS).rules == []
+    got = one("The system refuses to start a run for which the pressure is above 4 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 4, "psi")
+
+
+def test_a_name_that_ends_in_a_verb_like_word() -> None:
+    rise = table(("rise", ("pressure rise",), "Pa"))
+    got = one("If the pressure rise exceeds 20 µbar, repeat the test.", rise)
+    assert stripped(got["cond"]) == atom("rise", ">", 20, "µbar")
+
+
+def test_one_sentence_that_says_two_rules() -> None:
+    text = ("The oil temperature (hottest of 12 RTDs) is supervised by the relay: alarm above "
+            "120 °C, trip above 130 °C.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert [(stripped(condition_to_json(r.condition)), r.action) for r in found.rules] == [
+        (atom("temp", ">", 120, "degC"), "alarm"), (atom("temp", ">", 130, "degC"), "trip")]
+    assert len({r.id for r in found.rules}) == 2
+    text = ("Oil pressure above 20 psi must be reported, and the pump is to be stopped in case "
+            "the oil pressure exceeds 30 psi.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert [stripped(condition_to_json(r.condition)) for r in found.rules] == [
+        atom("pressure", ">", 20, "psi"), atom("pressure", ">", 30, "psi")]
+    # one condition over two clauses stays one rule
+    got = one("If the oil pressure exceeds 20 psi, and the temperature exceeds 80 °C, stop "
+              "the pump.")
+    assert stripped(got["cond"]) == {"all": [atom("pressure", ">", 20, "psi"),
+                                             atom("temp", ">", 80, "degC")]}

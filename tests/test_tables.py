@@ -85,6 +85,26 @@ def test_column_table_in_plain_text_aligns_empty_cells() -> None:
     assert table.lines == frozenset({1, 2, 3})
 
 
+def test_a_setpoint_schedule_under_a_rule_of_dashes() -> None:
+    text = ("Table 4-1  Alarm and trip settings\n\n"
+            "  Tag        Parameter            Function              Limit\n"
+            "  ---------  -------------------  --------------------  -------\n"
+            "  TAH-211    Oil temperature      High alarm            > 70 °C\n"
+            "  PALL-301   Oil pressure         Trip (86M)            ≤ 32 psi\n"
+            "  XI-5       Oil pressure         Indication only       ≤ 40 psi\n")
+    views = views_from_text(text, "m.txt")
+    rows = [st for st in views.statements if st.kind == "row"]
+    assert [st.line for st in rows] == [5, 6, 7]
+    assert rows[0].parse_text == "TAH-211: If oil temperature is above 70 °C, high alarm."
+    assert rows[1].parse_text == ("PALL-301: If oil pressure is at or below 32 psi, "
+                                  "trip (86M).")
+    found = extractor.extract(views.statements, ParameterTable(infer=True))
+    assert [(r.id, condition_to_json(r.condition)["op"]) for r in found.rules[:2]] == [
+        ("TAH-211", ">"), ("PALL-301", "<=")]
+    # a limit whose function is no alarm or trip is read as before, as a limit
+    assert not rows[2].parse_text.startswith("XI-5: If")
+
+
 def test_prose_and_code_are_not_tables() -> None:
     lines = ["The pump runs  at  full speed.", "```", "a | b | 3", "```", "Use A or B.",
              "Choose offline|llm|both as the extractor."]

@@ -1004,6 +1004,146 @@ domain("fired_heater",
         ("Pass flow below 40 m³/h", lambda s: lt(s, "pass_flow", 40), None),
         ("Flue gas CO above 1,000 ppm", lambda s: gt(s, "flue_gas_co", 1000), None)])
 
+# ---------------------------------------------------------------- hydropower_unit
+# MPa text -> bar manifest for the penstock pressure (1.85/0.60/0.40 MPa = 18.5/6/4 bar; static 1.27 MPa = 12.7 bar),
+# bar text -> psi for the governor oil pressure (36/32/37 bar = 522.13586/464.12076/536.63963 psi; normal 38-40 bar =
+# 551.143-580.151 psi), bar text -> kPa for the brake air pressure (6 bar = 600 kPa), kPa text -> bar for the draft tube
+# pressure (-45 kPa = -0.45 bar), °C text -> degF for the stator winding (120/130 °C = 248/266 °F); bearing temperatures
+# degC, levels m (text "m a.s.l."), percent, m³/h, µm and MW identical in text and manifest
+BAR_PSI = 100 / PSI_KPA
+domain("hydropower_unit",
+       {"ugb_temperature": (-20, 150), "thrust_pad_temperature": (-20, 150), "thrust_oil_temperature": (-20, 150),
+        "tgb_temperature": (-20, 150), "stator_winding_temperature": (-4, 400), "unit_speed": (0, 250),
+        "penstock_pressure": (0, 40), "wicket_gate_opening": (0, 105), "headwater_level": (380, 440),
+        "tailwater_level": (280, 310), "draft_tube_pressure": (-1, 3), "cooling_water_flow": (0, 1000),
+        "governor_oil_pressure": (0, 1000), "brake_air_pressure": (0, 1200), "shaft_vibration": (0, 1000),
+        "generator_output": (-20, 80)},
+       [# setpoint schedule (Table 4-1): one rule per row, the limit column with a comparison symbol
+        ("TAH-211 Upper guide bearing temperature", lambda s: gt(s, "ugb_temperature", 70), None),
+        ("TAHH-211 Upper guide bearing temperature", lambda s: gt(s, "ugb_temperature", 80), None),
+        ("TAH-221 Thrust pad temperature", lambda s: gt(s, "thrust_pad_temperature", 75), None),
+        ("TAHH-221 Thrust pad temperature", lambda s: ge(s, "thrust_pad_temperature", 85), None),
+        ("TAH-231 Turbine guide bearing temperature", lambda s: gt(s, "tgb_temperature", 65), None),
+        ("PAL-301 Governor oil pressure", lambda s: lt(s, "governor_oil_pressure", 36 * BAR_PSI), None),
+        ("PALL-301 Governor oil pressure", lambda s: le(s, "governor_oil_pressure", 32 * BAR_PSI), None),
+        ("SAHH-101 Unit speed", lambda s: ge(s, "unit_speed", 145), None),
+        # "shall be limited to a maximum of N": violated above N
+        ("shall be limited to a maximum of 60 °C", lambda s: gt(s, "thrust_oil_temperature", 60), None),
+        # "rise by more than 5 °C within 10 minutes" is a rate of change: no threshold on the value, never fires here
+        # "reaches 75 °C": tested only at 75 and below
+        ("If the turbine guide bearing temperature reaches 75 °C", lambda s: eq(s, "tgb_temperature", 75), None),
+        # one sentence, two statements joined by ", and"
+        ("Shaft vibration above 200 µm must be reported", lambda s: gt(s, "shaft_vibration", 200), None),
+        ("in case the shaft vibration exceeds 300 µm", lambda s: gt(s, "shaft_vibration", 300), None),
+        # "…: alarm above 120 °C, trip above 130 °C" (two statements after a colon)
+        ("alarm above 120 °C", lambda s: gt(s, "stator_winding_temperature", C2F(120)), None),
+        ("trip above 130 °C", lambda s: gt(s, "stator_winding_temperature", C2F(130)), None),
+        ("becomes lower than -1.5 MW", lambda s: lt(s, "generator_output", F("-1.5")), None),
+        # "Loading the unit above 64 MW generator output is prohibited" (number before the parameter)
+        ("above 64 MW generator output is prohibited", lambda s: gt(s, "generator_output", 64), None),
+        # "shall not be drawn down below N": violated below N
+        ("shall not be drawn down below 405.00 m", lambda s: lt(s, "headwater_level", 405), None),
+        ("Start-up of the unit is blocked", lambda s: lt(s, "headwater_level", F("406.5")), None),
+        ("climbs higher than 298.00 m", lambda s: gt(s, "tailwater_level", 298), None),
+        # "must never rise above N": violated above N
+        ("must never rise above 1.85 MPa", lambda s: gt(s, "penstock_pressure", F("18.5")), None),
+        ("A penstock pressure under 0.60 MPa",
+         lambda s: AND(lt(s, "penstock_pressure", 6), gt(s, "wicket_gate_opening", 10)), None),
+        ("Close the MIV and shut the unit down",
+         lambda s: OR(lt(s, "penstock_pressure", 4), lt(s, "headwater_level", 404)), None),
+        # unless: wicket gate opening absent / NaN -> no fire
+        ("the air admission valve opens automatically",
+         lambda s: AND(lt(s, "draft_tube_pressure", F("-0.45")), NOT(gt(s, "wicket_gate_opening", 70))), None),
+        ("The governor closes the wicket gates at a unit speed of 115 % or higher", lambda s: ge(s, "unit_speed", 115), None),
+        ("falls to 37 bar or below", lambda s: le(s, "governor_oil_pressure", 37 * BAR_PSI), None),
+        ("The generator brakes are applied automatically", lambda s: lt(s, "unit_speed", 20), None),
+        # "The minimum permissible X is N" (mirror of "The maximum X is N"): fires below N
+        ("The minimum permissible brake air pressure is 6 bar", lambda s: lt(s, "brake_air_pressure", 600), None),
+        ("falls to 250 m³/h or less", lambda s: le(s, "cooling_water_flow", 250), None),
+        # "X below N lasting more than T": the "for more than T" duration
+        ("lasting more than 2 minutes", lambda s: lt(s, "cooling_water_flow", 180), 120)])
+
+# ---------------------------------------------------------------- mri_system
+# psi text -> mbar manifest for the helium vessel pressure (1.0/4.0/5.5 psi = 68.94757/275.79029/379.21165 mbar),
+# °C text -> degF for the magnet room (18/22/24 °C = 64.4/71.6/75.2 °F); K, percent, degC, L/min, W/kg and kg identical
+domain("mri_system",
+       {"helium_level": (0, 110), "helium_vessel_pressure": (-100, 1000), "cold_head_temperature": (0, 300),
+        "oxygen_concentration": (0, 100), "magnet_room_temperature": (32, 122), "relative_humidity": (0, 100),
+        "equipment_room_temperature": (0, 50), "chilled_water_inlet_temperature": (0, 40),
+        "chilled_water_flow": (0, 300), "gradient_coil_temperature": (0, 120), "wb_sar": (0, 20),
+        "head_sar": (0, 20), "dbdt": (0, 200), "patient_weight": (0, 400)},
+       [("has gone down to 50 % or less", lambda s: le(s, "helium_level", 50), None),
+        ("call service at once if the helium level is below 30 %", lambda s: lt(s, "helium_level", 30), None),
+        # "must stay within A to B": violated outside
+        ("must stay within 1.0 psi to 4.0 psi",
+         lambda s: outside(s, "helium_vessel_pressure", 10 * PSI_KPA, 40 * PSI_KPA), None),
+        ("A helium vessel pressure of more than 5.5 psi",
+         lambda s: gt(s, "helium_vessel_pressure", 55 * PSI_KPA), None),
+        ("remains in excess of 4.5 K for more than 20 min", lambda s: gt(s, "cold_head_temperature", F("4.5")), 1200),
+        ("at a cold head temperature of 6 K or higher", lambda s: ge(s, "cold_head_temperature", 6), None),
+        ("falls under 18 %", lambda s: lt(s, "oxygen_concentration", 18), None),
+        ("gives a pre-alarm if the oxygen concentration", lambda s: le(s, "oxygen_concentration", F("19.5")), None),
+        # "Do not enter … unless X is at least N": fires when X < N; X absent / NaN -> no fire
+        ("Do not enter the magnet room unless", lambda s: NOT(ge(s, "oxygen_concentration", F("19.5"))), None),
+        # "Permitted X: A to B": violated outside
+        ("Permitted magnet room temperature: 18 °C to 22 °C",
+         lambda s: outside(s, "magnet_room_temperature", C2F(18), C2F(22)), None),
+        ("If the magnet room temperature exceeds 24 °C", lambda s: gt(s, "magnet_room_temperature", C2F(24)), None),
+        # "must not fall below A nor exceed B": violated when either holds
+        ("must not fall below 40 % nor exceed 60 %",
+         lambda s: OR(lt(s, "relative_humidity", 40), gt(s, "relative_humidity", 60)), None),
+        ("The gradient power amplifier switches off",
+         lambda s: OR(gt(s, "equipment_room_temperature", 30), gt(s, "chilled_water_inlet_temperature", 18)), None),
+        ("Scanning is inhibited whenever the chilled water flow", lambda s: lt(s, "chilled_water_flow", 40), None),
+        ("With a chilled water inlet temperature above 14 °C",
+         lambda s: gt(s, "chilled_water_inlet_temperature", 14), None),
+        ("goes beyond 60 °C", lambda s: gt(s, "gradient_coil_temperature", 60), None),
+        ("at a gradient coil temperature of 70 °C or more", lambda s: ge(s, "gradient_coil_temperature", 70), None),
+        # the operating-mode definition ("in which the whole-body SAR is at most 2 W/kg …") is descriptive
+        ("A whole-body SAR of more than 2 W/kg", lambda s: gt(s, "wb_sar", 2), None),
+        ("for which the whole-body SAR is above 4 W/kg", lambda s: gt(s, "wb_sar", 4), None),
+        ("The head SAR must not be more than 3.2 W/kg", lambda s: gt(s, "head_sar", F("3.2")), None),
+        ("If dB/dt is greater than 80 %", lambda s: gt(s, "dbdt", 80), None),
+        ("with a dB/dt of more than 100 %", lambda s: gt(s, "dbdt", 100), None),
+        ("with a patient weight of more than 250 kg", lambda s: gt(s, "patient_weight", 250), None)])
+
+# ---------------------------------------------------------------- freeze_dryer
+# mbar text -> Pa manifest for the chamber pressure (0.070/0.090/0.150/0.300/0.100 mbar = 7/9/15/30/10 Pa; set point
+# 0.080 mbar = 8 Pa, history 0.060 mbar = 6 Pa) and the leak test pressure rise (0.030 mbar = 3 Pa), µbar text -> Pa
+# for the PRT pressure rise (20 µbar = 2 Pa; typical 5-10 µbar = 0.5-1 Pa), °C text -> K for the condenser
+# (-60/-50/-40 °C = 213.15/223.15/233.15 K), °C text -> degF for the product (-33/-31/-34/-40 °C =
+# -27.4/-23.8/-29.2/-40 °F; typical -36 °C = -32.8 °F); shelf inlet degC, percent and L/min identical.
+# Phase qualifiers ("in steps 3 and 4", "During primary drying", "In secondary drying") name no parameter; queries
+# use only values that are plausible in the phase the statement names.
+domain("freeze_dryer",
+       {"shelf_inlet_temperature": (-80, 80), "chamber_pressure": (0, 110000), "condenser_temperature": (150, 350),
+        "product_temperature": (-112, 176), "pressure_rise": (0, 100), "leak_test_pressure_rise": (0, 100),
+        "residual_moisture": (0, 20), "htf_flow": (0, 500)},
+       [("shall be kept between 0.070 mbar and 0.090 mbar", lambda s: outside(s, "chamber_pressure", 7, 9), None),
+        ("for more than 10 consecutive minutes", lambda s: gt(s, "chamber_pressure", 15), 600),
+        # "reaches or passes N": >= N
+        ("reaches or passes 0.300 mbar", lambda s: ge(s, "chamber_pressure", 30), None),
+        # "shall not be higher than N": violated above N; "(2 °C below Tc)" is an explanation, not a condition
+        ("the product temperature shall not be higher than -33 °C", lambda s: gt(s, "product_temperature", C2F(-33)), None),
+        ("Should the product temperature rise above -31 °C", lambda s: gt(s, "product_temperature", C2F(-31)), None),
+        ("A product temperature above -34 °C while the chamber pressure",
+         lambda s: AND(gt(s, "product_temperature", C2F(-34)), gt(s, "chamber_pressure", 10)), None),
+        # "shall be N or lower": violated above N
+        ("The condenser temperature shall be -60 °C or lower", lambda s: gt(s, "condenser_temperature", C2K(-60)), None),
+        # "warmer than" = above; unless: product temperature absent / NaN -> no fire
+        ("becomes warmer than -50 °C",
+         lambda s: AND(gt(s, "condenser_temperature", C2K(-50)), NOT(lt(s, "product_temperature", C2F(-40)))), None),
+        ("Stop the cycle", lambda s: OR(lt(s, "htf_flow", 20), gt(s, "condenser_temperature", C2K(-40))), None),
+        ("the shelf inlet temperature must not go above +35 °C", lambda s: gt(s, "shelf_inlet_temperature", 35), None),
+        ("switches off the heater at a shelf inlet temperature above 42 °C",
+         lambda s: gt(s, "shelf_inlet_temperature", 42), None),
+        # "colder than" = below
+        ("Shelf inlet temperatures colder than -55 °C", lambda s: lt(s, "shelf_inlet_temperature", -55), None),
+        ("Switch to the standby circulation pump", lambda s: lt(s, "htf_flow", 60), None),
+        ("If the pressure rise exceeds 20 µbar", lambda s: gt(s, "pressure_rise", 2), None),
+        ("shall not exceed 0.030 mbar", lambda s: gt(s, "leak_test_pressure_rise", 3), None),
+        ("shall be not more than 1.0 %", lambda s: gt(s, "residual_moisture", 1), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -2616,6 +2756,246 @@ Q = [
                             "arch_pressure": -25, "firing_rate": 90, "flue_gas_o2": 3.0, "flue_gas_co": 50,
                             "fuel_gas_pressure": 130, "pilot_gas_pressure": 70, "flame_signal": 80, "pass_flow": 60,
                             "combustion_air_flow": 95}),   # all normal
+ # hydropower_unit (stator winding in degF: 120/130 °C = 248/266 °F; penstock and draft tube in bar: 1.85/0.60/0.40 MPa
+ #   = 18.5/6/4 bar, -45 kPa = -0.45 bar; governor oil in psi: 36/32/37 bar = 522.13586/464.12076/536.63963 psi;
+ #   brake air in kPa: 6 bar = 600 kPa)
+ ("hy-01", "hydropower_unit", {"ugb_temperature": 55, "thrust_pad_temperature": 63}),   # typical values (descriptive)
+ ("hy-02", "hydropower_unit", {"ugb_temperature": 70}),
+ ("hy-03", "hydropower_unit", {"ugb_temperature": 70.1}),
+ ("hy-04", "hydropower_unit", {"ugb_temperature": 80}),
+ ("hy-05", "hydropower_unit", {"ugb_temperature": 80.1}),
+ ("hy-06", "hydropower_unit", {"ugb_temperature": 200}),                # out of range
+ ("hy-07", "hydropower_unit", {"thrust_pad_temperature": 75}),
+ ("hy-08", "hydropower_unit", {"thrust_pad_temperature": 75.5}),
+ ("hy-09", "hydropower_unit", {"thrust_pad_temperature": 84.9}),
+ ("hy-10", "hydropower_unit", {"thrust_pad_temperature": 85}),
+ ("hy-11", "hydropower_unit", {"thrust_pad_temperature": "nan", "ugb_temperature": 71}),
+ ("hy-12", "hydropower_unit", {"thrust_oil_temperature": 60}),
+ ("hy-13", "hydropower_unit", {"thrust_oil_temperature": 60.1}),
+ ("hy-14", "hydropower_unit", {"thrust_oil_temperature": 45, "thrust_pad_temperature": 70}),   # alias nesting
+ ("hy-15", "hydropower_unit", {"tgb_temperature": 63}),                 # history: between the old and new alarm
+ ("hy-16", "hydropower_unit", {"tgb_temperature": 65}),
+ ("hy-17", "hydropower_unit", {"tgb_temperature": 65.1}),
+ ("hy-18", "hydropower_unit", {"tgb_temperature": 74.9}),
+ ("hy-19", "hydropower_unit", {"tgb_temperature": 75}),                 # "reaches 75 °C"
+ ("hy-20", "hydropower_unit", {"governor_oil_pressure": 565.65}),       # 39 bar: normal (descriptive)
+ ("hy-21", "hydropower_unit", {"governor_oil_pressure": 536.65}),
+ ("hy-22", "hydropower_unit", {"governor_oil_pressure": 536.63}),
+ ("hy-23", "hydropower_unit", {"governor_oil_pressure": 522.14}),
+ ("hy-24", "hydropower_unit", {"governor_oil_pressure": 522.13}),
+ ("hy-25", "hydropower_unit", {"governor_oil_pressure": 464.13}),
+ ("hy-26", "hydropower_unit", {"governor_oil_pressure": 464.11}),
+ ("hy-27", "hydropower_unit", {"governor_oil_pressure": 39}),           # a bar-sized reading: 39 psi is very low
+ ("hy-28", "hydropower_unit", {"unit_speed": 100, "wicket_gate_opening": 12}),   # procedure values
+ ("hy-29", "hydropower_unit", {"unit_speed": 114.9}),
+ ("hy-30", "hydropower_unit", {"unit_speed": 115}),
+ ("hy-31", "hydropower_unit", {"unit_speed": 132}),                     # history: load rejection test
+ ("hy-32", "hydropower_unit", {"unit_speed": 144.9}),
+ ("hy-33", "hydropower_unit", {"unit_speed": 145}),
+ ("hy-34", "hydropower_unit", {"unit_speed": 20}),
+ ("hy-35", "hydropower_unit", {"unit_speed": 19.9}),
+ ("hy-36", "hydropower_unit", {"unit_speed": 300}),                     # out of range
+ ("hy-37", "hydropower_unit", {"brake_air_pressure": 600}),
+ ("hy-38", "hydropower_unit", {"brake_air_pressure": 599}),
+ ("hy-39", "hydropower_unit", {"brake_air_pressure": 6}),               # a bar-sized reading: 6 kPa
+ ("hy-40", "hydropower_unit", {"stator_winding_temperature": 248}),
+ ("hy-41", "hydropower_unit", {"stator_winding_temperature": 248.1}),
+ ("hy-42", "hydropower_unit", {"stator_winding_temperature": 266}),
+ ("hy-43", "hydropower_unit", {"stator_winding_temperature": 266.1}),
+ ("hy-44", "hydropower_unit", {"stator_winding_temperature": 125}),     # a °C-sized reading: 125 °F is cool
+ ("hy-45", "hydropower_unit", {"generator_output": 64}),
+ ("hy-46", "hydropower_unit", {"generator_output": 64.1}),
+ ("hy-47", "hydropower_unit", {"generator_output": 5}),                 # "not more than 5 MW per minute" (procedure)
+ ("hy-48", "hydropower_unit", {"generator_output": -1.5}),
+ ("hy-49", "hydropower_unit", {"generator_output": -1.6}),
+ ("hy-50", "hydropower_unit", {"headwater_level": 431.5}),              # full supply level (descriptive)
+ ("hy-51", "hydropower_unit", {"headwater_level": 406.5}),
+ ("hy-52", "hydropower_unit", {"headwater_level": 406.49}),
+ ("hy-53", "hydropower_unit", {"headwater_level": 405}),
+ ("hy-54", "hydropower_unit", {"headwater_level": 404.99}),
+ ("hy-55", "hydropower_unit", {"headwater_level": 404}),
+ ("hy-56", "hydropower_unit", {"headwater_level": 403.99, "penstock_pressure": "nan"}),
+ ("hy-57", "hydropower_unit", {"tailwater_level": 290}),                # normal variation (descriptive)
+ ("hy-58", "hydropower_unit", {"tailwater_level": 298}),
+ ("hy-59", "hydropower_unit", {"tailwater_level": 298.01}),
+ ("hy-60", "hydropower_unit", {"penstock_pressure": 12.7}),             # static pressure (descriptive)
+ ("hy-61", "hydropower_unit", {"penstock_pressure": 18.5}),
+ ("hy-62", "hydropower_unit", {"penstock_pressure": 18.51}),
+ ("hy-63", "hydropower_unit", {"penstock_pressure": 5.9, "wicket_gate_opening": 10}),
+ ("hy-64", "hydropower_unit", {"penstock_pressure": 5.9, "wicket_gate_opening": 10.1}),
+ ("hy-65", "hydropower_unit", {"penstock_pressure": 6, "wicket_gate_opening": 50}),
+ ("hy-66", "hydropower_unit", {"penstock_pressure": 5.9}),              # with-parameter absent
+ ("hy-67", "hydropower_unit", {"penstock_pressure": 4, "wicket_gate_opening": 50, "headwater_level": 420}),
+ ("hy-68", "hydropower_unit", {"penstock_pressure": 3.9}),              # or: headwater absent
+ ("hy-69", "hydropower_unit", {"penstock_pressure": 1.85, "wicket_gate_opening": 50}),   # an MPa-sized reading
+ ("hy-70", "hydropower_unit", {"wicket_gate_opening": 30}),             # rough zone (descriptive)
+ ("hy-71", "hydropower_unit", {"draft_tube_pressure": -0.45, "wicket_gate_opening": 40}),
+ ("hy-72", "hydropower_unit", {"draft_tube_pressure": -0.46, "wicket_gate_opening": 40}),
+ ("hy-73", "hydropower_unit", {"draft_tube_pressure": -0.46, "wicket_gate_opening": 70}),
+ ("hy-74", "hydropower_unit", {"draft_tube_pressure": -0.46, "wicket_gate_opening": 70.1}),
+ ("hy-75", "hydropower_unit", {"draft_tube_pressure": -0.46}),          # unless-parameter absent
+ ("hy-76", "hydropower_unit", {"draft_tube_pressure": -0.6, "wicket_gate_opening": "nan"}),
+ ("hy-77", "hydropower_unit", {"draft_tube_pressure": -45, "wicket_gate_opening": 40}),  # a kPa-sized reading: out of range
+ ("hy-78", "hydropower_unit", {"cooling_water_flow": 420}),             # typical (descriptive)
+ ("hy-79", "hydropower_unit", {"cooling_water_flow": 250.1}),
+ ("hy-80", "hydropower_unit", {"cooling_water_flow": 250}),
+ ("hy-81", "hydropower_unit", {"cooling_water_flow": 190}),             # history: old low-low setting
+ ("hy-82", "hydropower_unit", {"cooling_water_flow": 170}),             # duration rule: never in a query
+ ("hy-83", "hydropower_unit", {"shaft_vibration": 80}),                 # typical (descriptive)
+ ("hy-84", "hydropower_unit", {"shaft_vibration": 200}),
+ ("hy-85", "hydropower_unit", {"shaft_vibration": 201}),
+ ("hy-86", "hydropower_unit", {"shaft_vibration": 300}),
+ ("hy-87", "hydropower_unit", {"shaft_vibration": 301}),
+ ("hy-88", "hydropower_unit", {"ugb_temperature": 55, "thrust_pad_temperature": 63, "thrust_oil_temperature": 45,
+                               "tgb_temperature": 50, "stator_winding_temperature": 185, "unit_speed": 100,
+                               "penstock_pressure": 11.8, "wicket_gate_opening": 85, "headwater_level": 425,
+                               "tailwater_level": 290.5, "draft_tube_pressure": -0.2, "cooling_water_flow": 420,
+                               "governor_oil_pressure": 565.65, "brake_air_pressure": 700, "shaft_vibration": 80,
+                               "generator_output": 60}),   # all normal
+ # mri_system (helium vessel pressure in mbar: 1.0/4.0/5.5 psi = 68.94757/275.79029/379.21165 mbar; magnet room in
+ #   degF: 18/22/24 °C = 64.4/71.6/75.2 °F)
+ ("mr-01", "mri_system", {"helium_level": 72}),                         # typical (descriptive)
+ ("mr-02", "mri_system", {"helium_level": 55}),                         # history: old refill request
+ ("mr-03", "mri_system", {"helium_level": 50.1}),
+ ("mr-04", "mri_system", {"helium_level": 50}),
+ ("mr-05", "mri_system", {"helium_level": 30}),
+ ("mr-06", "mri_system", {"helium_level": 29.9}),
+ ("mr-07", "mri_system", {"helium_level": 120}),                        # out of range
+ ("mr-08", "mri_system", {"helium_level": "nan"}),
+ ("mr-09", "mri_system", {"helium_vessel_pressure": 150}),
+ ("mr-10", "mri_system", {"helium_vessel_pressure": 68.95}),
+ ("mr-11", "mri_system", {"helium_vessel_pressure": 68.94}),
+ ("mr-12", "mri_system", {"helium_vessel_pressure": 275.78}),
+ ("mr-13", "mri_system", {"helium_vessel_pressure": 275.8}),
+ ("mr-14", "mri_system", {"helium_vessel_pressure": 379.21}),
+ ("mr-15", "mri_system", {"helium_vessel_pressure": 379.22}),
+ ("mr-16", "mri_system", {"helium_vessel_pressure": 4}),                # a psi-sized reading: 4 mbar is too low
+ ("mr-17", "mri_system", {"helium_vessel_pressure": -50}),
+ ("mr-18", "mri_system", {"helium_vessel_pressure": 2000}),             # out of range
+ ("mr-19", "mri_system", {"cold_head_temperature": 4.2}),               # typical (descriptive)
+ ("mr-20", "mri_system", {"cold_head_temperature": 4.8}),               # duration rule: never in a query
+ ("mr-21", "mri_system", {"cold_head_temperature": 5.99}),
+ ("mr-22", "mri_system", {"cold_head_temperature": 6}),
+ ("mr-23", "mri_system", {"oxygen_concentration": 20.9}),
+ ("mr-24", "mri_system", {"oxygen_concentration": 19.6}),
+ ("mr-25", "mri_system", {"oxygen_concentration": 19.5}),
+ ("mr-26", "mri_system", {"oxygen_concentration": 19.4}),
+ ("mr-27", "mri_system", {"oxygen_concentration": 18}),
+ ("mr-28", "mri_system", {"oxygen_concentration": 17.9}),
+ ("mr-29", "mri_system", {"oxygen_concentration": "nan"}),
+ ("mr-30", "mri_system", {"oxygen_concentration": 150}),                # out of range
+ ("mr-31", "mri_system", {"magnet_room_temperature": 68}),
+ ("mr-32", "mri_system", {"magnet_room_temperature": 64.4}),
+ ("mr-33", "mri_system", {"magnet_room_temperature": 64.3}),
+ ("mr-34", "mri_system", {"magnet_room_temperature": 71.6}),
+ ("mr-35", "mri_system", {"magnet_room_temperature": 71.7}),
+ ("mr-36", "mri_system", {"magnet_room_temperature": 75.2}),
+ ("mr-37", "mri_system", {"magnet_room_temperature": 75.3}),
+ ("mr-38", "mri_system", {"magnet_room_temperature": 21}),              # a °C-sized reading: out of the °F range
+ ("mr-39", "mri_system", {"magnet_room_temperature": 40}),              # a °C-sized reading: 40 °F is cold
+ ("mr-40", "mri_system", {"relative_humidity": 40}),
+ ("mr-41", "mri_system", {"relative_humidity": 39.9}),
+ ("mr-42", "mri_system", {"relative_humidity": 60}),
+ ("mr-43", "mri_system", {"relative_humidity": 60.1}),
+ ("mr-44", "mri_system", {"equipment_room_temperature": 30}),
+ ("mr-45", "mri_system", {"equipment_room_temperature": 30.1, "chilled_water_inlet_temperature": "nan"}),
+ ("mr-46", "mri_system", {"chilled_water_inlet_temperature": 10, "chilled_water_flow": 80, "equipment_room_temperature": 24}),
+ ("mr-47", "mri_system", {"chilled_water_inlet_temperature": 14}),
+ ("mr-48", "mri_system", {"chilled_water_inlet_temperature": 14.1}),
+ ("mr-49", "mri_system", {"chilled_water_inlet_temperature": 18}),
+ ("mr-50", "mri_system", {"chilled_water_inlet_temperature": 18.1}),    # or: equipment room absent
+ ("mr-51", "mri_system", {"chilled_water_flow": 40}),
+ ("mr-52", "mri_system", {"chilled_water_flow": 39.9}),
+ ("mr-53", "mri_system", {"gradient_coil_temperature": 60}),
+ ("mr-54", "mri_system", {"gradient_coil_temperature": 60.1}),
+ ("mr-55", "mri_system", {"gradient_coil_temperature": 69.9}),
+ ("mr-56", "mri_system", {"gradient_coil_temperature": 70}),
+ ("mr-57", "mri_system", {"wb_sar": 1.5, "dbdt": 60}),                  # operating-mode definition (descriptive)
+ ("mr-58", "mri_system", {"wb_sar": 2}),
+ ("mr-59", "mri_system", {"wb_sar": 2.1}),
+ ("mr-60", "mri_system", {"wb_sar": 4}),
+ ("mr-61", "mri_system", {"wb_sar": 4.1}),
+ ("mr-62", "mri_system", {"head_sar": 3.2, "wb_sar": 1.0}),
+ ("mr-63", "mri_system", {"head_sar": 3.3, "wb_sar": 1.0}),
+ ("mr-64", "mri_system", {"dbdt": 80}),
+ ("mr-65", "mri_system", {"dbdt": 80.5}),
+ ("mr-66", "mri_system", {"dbdt": 100}),
+ ("mr-67", "mri_system", {"dbdt": 101}),
+ ("mr-68", "mri_system", {"dbdt": 250}),                                # out of range
+ ("mr-69", "mri_system", {"patient_weight": 250}),
+ ("mr-70", "mri_system", {"patient_weight": 251}),
+ ("mr-71", "mri_system", {"helium_level": 72, "helium_vessel_pressure": 150, "cold_head_temperature": 4.2,
+                          "oxygen_concentration": 20.9, "magnet_room_temperature": 68, "relative_humidity": 50,
+                          "equipment_room_temperature": 24, "chilled_water_inlet_temperature": 10,
+                          "chilled_water_flow": 80, "gradient_coil_temperature": 35, "wb_sar": 1.5, "head_sar": 1.2,
+                          "dbdt": 60, "patient_weight": 80}),   # all normal
+ # freeze_dryer (chamber pressure and pressure rises in Pa: 0.070/0.090/0.150/0.300/0.100 mbar = 7/9/15/30/10 Pa,
+ #   20 µbar = 2 Pa, 0.030 mbar = 3 Pa; condenser in K: -60/-50/-40 °C = 213.15/223.15/233.15 K; product in degF:
+ #   -33/-31/-34/-40 °C = -27.4/-23.8/-29.2/-40 °F)
+ ("fd-01", "freeze_dryer", {"chamber_pressure": 8}),                    # set point (recipe table)
+ ("fd-02", "freeze_dryer", {"chamber_pressure": 7}),
+ ("fd-03", "freeze_dryer", {"chamber_pressure": 6.99}),
+ ("fd-04", "freeze_dryer", {"chamber_pressure": 9}),
+ ("fd-05", "freeze_dryer", {"chamber_pressure": 9.01}),
+ ("fd-06", "freeze_dryer", {"chamber_pressure": 6}),                    # history: version 2 set point
+ ("fd-07", "freeze_dryer", {"chamber_pressure": 15.5}),                 # duration rule: never in a query
+ ("fd-08", "freeze_dryer", {"chamber_pressure": 29.99}),
+ ("fd-09", "freeze_dryer", {"chamber_pressure": 30}),
+ ("fd-10", "freeze_dryer", {"chamber_pressure": 0.08}),                 # an mbar-sized reading: 0.08 Pa
+ ("fd-11", "freeze_dryer", {"chamber_pressure": 200000}),               # out of range
+ ("fd-12", "freeze_dryer", {"chamber_pressure": "nan"}),
+ ("fd-13", "freeze_dryer", {"product_temperature": -32.8, "chamber_pressure": 8}),   # typical -36 °C (descriptive)
+ ("fd-14", "freeze_dryer", {"product_temperature": -27.4}),
+ ("fd-15", "freeze_dryer", {"product_temperature": -27.3}),
+ ("fd-16", "freeze_dryer", {"product_temperature": -23.8}),
+ ("fd-17", "freeze_dryer", {"product_temperature": -23.7}),
+ ("fd-18", "freeze_dryer", {"product_temperature": -29.2, "chamber_pressure": 10.5}),
+ ("fd-19", "freeze_dryer", {"product_temperature": -29.1, "chamber_pressure": 10.5}),
+ ("fd-20", "freeze_dryer", {"product_temperature": -29.1, "chamber_pressure": 10}),
+ ("fd-21", "freeze_dryer", {"product_temperature": -29.1}),             # while-parameter absent
+ ("fd-22", "freeze_dryer", {"product_temperature": -31, "chamber_pressure": 8}),   # a °C-sized reading: -35 °C
+ ("fd-23", "freeze_dryer", {"product_temperature": "nan", "chamber_pressure": 12}),
+ ("fd-24", "freeze_dryer", {"condenser_temperature": 213.15}),
+ ("fd-25", "freeze_dryer", {"condenser_temperature": 213.16}),
+ ("fd-26", "freeze_dryer", {"condenser_temperature": 223.15, "product_temperature": -35}),
+ ("fd-27", "freeze_dryer", {"condenser_temperature": 223.16, "product_temperature": -35}),
+ ("fd-28", "freeze_dryer", {"condenser_temperature": 223.16, "product_temperature": -40}),
+ ("fd-29", "freeze_dryer", {"condenser_temperature": 223.16, "product_temperature": -40.1}),
+ ("fd-30", "freeze_dryer", {"condenser_temperature": 223.16}),           # unless-parameter absent
+ ("fd-31", "freeze_dryer", {"condenser_temperature": 225, "product_temperature": "nan"}),
+ ("fd-32", "freeze_dryer", {"condenser_temperature": 233.15, "product_temperature": -35}),
+ ("fd-33", "freeze_dryer", {"condenser_temperature": 233.16, "product_temperature": -35}),
+ ("fd-34", "freeze_dryer", {"condenser_temperature": -50}),             # a °C-sized reading: out of range
+ ("fd-35", "freeze_dryer", {"condenser_temperature": 200}),
+ ("fd-36", "freeze_dryer", {"htf_flow": 60}),
+ ("fd-37", "freeze_dryer", {"htf_flow": 59.9}),
+ ("fd-38", "freeze_dryer", {"htf_flow": 20}),
+ ("fd-39", "freeze_dryer", {"htf_flow": 19.9}),
+ ("fd-40", "freeze_dryer", {"htf_flow": 19.9, "condenser_temperature": "nan"}),
+ ("fd-41", "freeze_dryer", {"htf_flow": 150, "condenser_temperature": 240}),
+ ("fd-42", "freeze_dryer", {"shelf_inlet_temperature": -15}),           # set point (recipe table)
+ ("fd-43", "freeze_dryer", {"shelf_inlet_temperature": 35}),
+ ("fd-44", "freeze_dryer", {"shelf_inlet_temperature": 35.1}),
+ ("fd-45", "freeze_dryer", {"shelf_inlet_temperature": 42}),
+ ("fd-46", "freeze_dryer", {"shelf_inlet_temperature": 42.1}),
+ ("fd-47", "freeze_dryer", {"shelf_inlet_temperature": -55}),
+ ("fd-48", "freeze_dryer", {"shelf_inlet_temperature": -55.1}),
+ ("fd-49", "freeze_dryer", {"shelf_inlet_temperature": 90}),            # out of range
+ ("fd-50", "freeze_dryer", {"pressure_rise": 0.8}),                     # typical (descriptive)
+ ("fd-51", "freeze_dryer", {"pressure_rise": 2}),
+ ("fd-52", "freeze_dryer", {"pressure_rise": 2.01}),
+ ("fd-53", "freeze_dryer", {"pressure_rise": 20}),                      # a µbar-sized reading: 20 Pa
+ ("fd-54", "freeze_dryer", {"leak_test_pressure_rise": 3}),
+ ("fd-55", "freeze_dryer", {"leak_test_pressure_rise": 3.01}),
+ ("fd-56", "freeze_dryer", {"leak_test_pressure_rise": 0.03}),          # an mbar-sized reading
+ ("fd-57", "freeze_dryer", {"leak_test_pressure_rise": 2.5, "pressure_rise": 0.5}),   # alias nesting
+ ("fd-58", "freeze_dryer", {"pressure_rise": 2.5, "leak_test_pressure_rise": 0.5}),
+ ("fd-59", "freeze_dryer", {"residual_moisture": 1.0}),
+ ("fd-60", "freeze_dryer", {"residual_moisture": 1.01}),
+ ("fd-61", "freeze_dryer", {"residual_moisture": 5}),                   # "each of the 5 sampled vials"
+ ("fd-62", "freeze_dryer", {"shelf_inlet_temperature": -15, "chamber_pressure": 8, "condenser_temperature": 200,
+                            "product_temperature": -32.8, "pressure_rise": 0.8, "leak_test_pressure_rise": 1,
+                            "residual_moisture": 0.6, "htf_flow": 150}),   # all normal
 ]
 
 # ======================================================================= replays
@@ -2725,6 +3105,15 @@ R = [
   [(0, 3.0, 70), (10, 1.4, 70), (60, 1.5, 70), (100, 1.2, 70), (160, 0.9, 70), (200, 1.0, 70), (220, 1.1, 70),
    (220.5, 1.1, 70), (250, 1.5, 70), (300, 6.0, 70), (330, 6.0, 50), (360, 9.0, 25), (400, 9.0, 30), (430, 3.0, 30),
    (600, 3.0, 70), (3600, 3.0, 70)]),
+ ("rp-hy-cooling-water-low", "hydropower_unit", "replay/hy_cooling_water_low.csv", ["cooling_water_flow"],
+  [(0, 420), (30, 240), (60, 170), (120, 180), (150, 175), (200, 160), (270, 172), (271, 170), (330, 180), (400, 250),
+   (430, 251), (500, 430), (3600, 420)]),
+ ("rp-mr-cold-head-warm", "mri_system", "replay/mr_cold_head_warm.csv", ["cold_head_temperature"],
+  [(0, 4.2), (300, 4.8), (900, 4.5), (1000, 4.6), (1800, 5.2), (2200, 4.9), (2201, 4.9), (2400, 6.0), (2500, 5.9),
+   (2700, 4.5), (3000, 4.2), (7200, 4.2)]),
+ ("rp-fd-chamber-pressure-high", "freeze_dryer", "replay/fd_chamber_pressure_high.csv", ["chamber_pressure"],
+  [(0, 8), (60, 16), (300, 15), (400, 15.5), (700, 30), (760, 29.9), (1000, 16), (1001, 16), (1200, 15), (1300, 9),
+   (1400, 8), (3600, 8)]),
 ]
 
 def valid_state(dom, st):
