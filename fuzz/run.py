@@ -175,12 +175,18 @@ def replay_ms(log: str) -> int | None:
     return int(found[-1]) if found else None
 
 
+SLOW_UNIT_S = 10  # libFuzzer's -report_slow_units: it saves such an input as slow-unit-*
+
+
 def unconfirmed_timeouts(target: Target, findings: list[str]) -> dict[str, int]:
-    """The timeout inputs among ``findings`` that, replayed once on their own, finish
-    within the limit (by how many ms): starved of CPU by other work, not hangs."""
+    """The timeout and slow inputs among ``findings`` that, replayed once on their own,
+    finish within their limit (by how many ms): starved of CPU by other work, not hangs."""
     out = {}
     for name in findings:
-        if not Path(name).name.startswith("timeout-"):
+        base = Path(name).name
+        limit_s = TIMEOUT_S if base.startswith("timeout-") else (
+            SLOW_UNIT_S if base.startswith("slow-unit-") else None)
+        if limit_s is None:
             continue
         try:
             run = subprocess.run([*engine(target), f"-timeout={TIMEOUT_S}", str(ROOT / name)],
@@ -189,7 +195,7 @@ def unconfirmed_timeouts(target: Target, findings: list[str]) -> dict[str, int]:
         except subprocess.TimeoutExpired:
             continue
         ms = replay_ms(run.stdout + run.stderr)
-        if run.returncode == 0 and ms is not None and ms < TIMEOUT_S * 1000:
+        if run.returncode == 0 and ms is not None and ms < limit_s * 1000:
             out[name] = ms
     return out
 
@@ -252,12 +258,13 @@ def run_target(target: Target, seconds: int, workers: int = 1) -> Result:
         first_failed = next((w for w, p in enumerate(procs) if p.returncode), None)
     if first_failed is not None:
         result.exit_code = procs[first_failed].returncode
-        if starved:
-            result.note = "stopped by a timeout that does not reproduce: " + ", ".join(
-                f"{name} replays in {ms} ms" for name, ms in starved.items())
-        elif not result.findings:
+        if not result.findings and not starved:
             log = worker_log(logs, target, first_failed)
             result.note = f"engine exited {result.exit_code}: see {log.relative_to(ROOT)}"
+    if starved:
+        result.note = "; ".join(filter(None, [result.note, "slow or timed-out inputs that do "
+                                "not reproduce: " + ", ".join(f"{name} replays in {ms} ms"
+                                                             for name, ms in starved.items())]))
     return result
 
 

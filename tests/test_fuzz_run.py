@@ -103,8 +103,11 @@ def test_a_timeout_input_that_replays_quickly_is_not_a_hang(tmp_path: Path) -> N
     seed = sorted((ROOT / "fuzz" / "seeds" / target.seeds).iterdir())[0]
     timeout = tmp_path / "timeout-0123"
     timeout.write_bytes(seed.read_bytes())
+    slow = tmp_path / "slow-unit-0123"
+    slow.write_bytes(seed.read_bytes())
     crash = tmp_path / "crash-0123"
     crash.write_bytes(seed.read_bytes())
-    starved = run.unconfirmed_timeouts(target, [str(timeout), str(crash)])
-    assert list(starved) == [str(timeout)]
+    starved = run.unconfirmed_timeouts(target, [str(timeout), str(slow), str(crash)])
+    assert list(starved) == [str(timeout), str(slow)]
     assert 0 <= starved[str(timeout)] < run.TIMEOUT_S * 1000
+    assert 0 <= starved[str(slow)] < run.SLOW_UNIT_S * 1000
