@@ -300,7 +300,7 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
     joined = _AND_CLAUSE.search(text) if ", and " in text else None
     if joined is None:
         return [st]
-    halves = [text[:joined.start()] + ".", _upper_first(text[joined.end():])]
+    halves = [text[:joined.start()], _sentence_case(text[joined.end():])]
     if not all(_has_condition_comparison(half) for half in halves):
         return [st]
     parts = [replace(st, parse_text=half) for half in halves]
@@ -337,10 +337,6 @@ def _listed_triggers(body: str) -> list[str]:
     if not subject:
         return []
     return [f"If {subject} is {m.group('cmp')}, {m.group('what')}." for m in found if m]
-
-
-def _upper_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # ---------------------------------------------------------------- procedures
