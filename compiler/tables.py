@@ -20,8 +20,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rulec.compiler.statements import Statement, find_span, line_offsets
-from rulec.compiler.units import parse_unit
-from rulec.runtime.errors import UnitError
+from rulec.compiler.units import is_unit
 
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -374,11 +373,7 @@ def _valid_unit(text: str) -> str:
     text = text.strip()
     if not text or text.lower() in _EMPTY:
         return ""
-    try:
-        parse_unit(text)
-    except UnitError:
-        return ""
-    return text
+    return text if is_unit(text) else ""
 
 
 def _bound(cell: str, unit: str) -> _Bound | None:

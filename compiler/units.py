@@ -555,25 +555,44 @@ def parse_unit(text: str) -> Unit:
     return _parse_unit_text(text)
 
 
-@functools.lru_cache(maxsize=1024)
+def is_unit(text: str) -> bool:
+    """Whether ``parse_unit(text)`` would succeed.  For callers that only probe a text
+    (a table header's bracket): a refusal here skips the error's spelling suggestion,
+    which is a difflib search over every known spelling."""
+    return _resolve(text)[0] is not None
+
+
 def _parse_unit_text(text: str) -> Unit:
-    """parse_unit of a string.  Cached (the unit tables are fixed once this module is
-    imported): naming a parameter by its unit parses every manifest unit again."""
-    key = _normal(text)
-    if key.lower() in ("", "none"):
-        return PLAIN
-    unit = _lookup(key)
+    """parse_unit of a string, raising ``UnitError`` with a suggestion when unknown."""
+    unit, unknown = _resolve(text)
     if unit is not None:
         return unit
+    if unknown == _normal(text):
+        raise UnitError(f"unknown unit {text!r}{_suggest(unknown)}")
+    raise UnitError(f"unknown unit {unknown!r} in {text!r}{_suggest(unknown)}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _resolve(text: str) -> tuple[Unit | None, str]:
+    """The unit a string names, or None and the part of it that is no known unit.
+    Cached (the unit tables are fixed once this module is imported): naming a parameter
+    by its unit parses every manifest unit again."""
+    key = _normal(text)
+    if key.lower() in ("", "none"):
+        return PLAIN, ""
+    unit = _lookup(key)
+    if unit is not None:
+        return unit, ""
     parts = re.split(r"\s*/\s*|\s+per\s+", key, flags=re.IGNORECASE)
     if len(parts) > 1:
-        return _parse_quotient(parts, text)
-    raise UnitError(f"unknown unit {text!r}{_suggest(key)}")
+        return _resolve_quotient(parts)
+    return None, key
 
 
-def _parse_quotient(parts: list[str], text: str) -> Unit:
+def _resolve_quotient(parts: list[str]) -> tuple[Unit | None, str]:
     """``a/b/c`` read left to right; a run of parts that is itself a unit ("km/h",
-    "m/s2") is taken whole, the longest run first."""
+    "m/s2") is taken whole, the longest run first.  None and the first unknown part
+    when one is no unit."""
     result: Unit | None = None
     i = 0
     while i < len(parts):
@@ -584,9 +603,8 @@ def _parse_quotient(parts: list[str], text: str) -> Unit:
                 i = j
                 break
         else:
-            raise UnitError(f"unknown unit {parts[i]!r} in {text!r}{_suggest(parts[i])}")
-    assert result is not None
-    return result
+            return None, parts[i]
+    return result, ""
 
 
 @functools.lru_cache(maxsize=256)

@@ -17,6 +17,7 @@ from rulec.compiler.units import (
     convert_float,
     duration_seconds,
     is_counted_noun,
+    is_unit,
     match_currency_prefix,
     match_number,
     match_unit_phrase,
@@ -108,6 +109,24 @@ def test_unknown_unit_suggests(text: str, suggestion: str) -> None:
 
 def test_unknown_unit_in_compound() -> None:
     with pytest.raises(UnitError, match="'furlong'"):
+        u("furlong/h")
+
+
+@pytest.mark.parametrize(
+    "text", ["psi", "degC", "km/h", "m/s2", "mg/dL", "veh per h", "", "none", "furlong",
+             "furlong/h", "mv", "bar/", "kPa/ per"])
+def test_is_unit_agrees_with_parse_unit(text: str) -> None:
+    """The probe answers exactly what parsing would, without building an error."""
+    try:
+        u(text)
+        parses = True
+    except UnitError:
+        parses = False
+    assert is_unit(text) is parses
+
+
+def test_compound_error_names_the_part_and_the_whole() -> None:
+    with pytest.raises(UnitError, match=r"unknown unit 'furlong' in 'furlong/h'"):
         u("furlong/h")
 
 
