@@ -70,6 +70,9 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
     (("smaller", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
     (("warmer", "than"), ">"), (("hotter", "than"), ">"),
+    # on a signed scale: "more negative than -100 mmHg" is below it
+    (("more", "negative", "than"), "<"), (("less", "negative", "than"), ">"),
+    (("more", "positive", "than"), ">"), (("less", "positive", "than"), "<"),
     (("colder", "than"), "<"), (("cooler", "than"), "<"),
     (("equal", "to"), "=="),
     (("exceeds",), ">"), (("exceed",), ">"), (("exceeding",), ">"), (("exceeded",), ">"),
@@ -93,7 +96,12 @@ _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("or", "less"), "<="), (("or", "lower"), "<="), (("or", "fewer"), "<="),
     (("or", "below"), "<="), (("or", "under"), "<="), (("and", "below"), "<="),
     (("and", "under"), "<="), (("or", "younger"), "<="), (("or", "shorter"), "<="),
+    (("or", "larger"), ">="), (("and", "larger"), ">="), (("or", "bigger"), ">="),
+    (("or", "smaller"), "<="), (("and", "smaller"), "<="),
+    # only after zero: "0 % or negative" is at or below zero
+    (("or", "negative"), "<="), (("or", "positive"), ">="),
 ]
+_SIGN_WORDS = ("negative", "positive")
 
 
 def _by_length(
@@ -385,11 +393,30 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
             (["period", "of", "more", "than"], False), (["period", "longer", "than"], False),
         ):
             if before[-len(pattern):] == pattern:
-                consumed = set(range(i - len(pattern), i + 1))
+                start = _persistence_start(words, i - len(pattern))
+                consumed = set(range(start, i + 1))
                 return Duration(seconds, inclusive), consumed
         if before[-1:] == ["for"] and words[i + 1:i + 3] in (["or", "more"], ["or", "longer"]):
             return Duration(seconds, True), {i - 1, i, i + 1, i + 2}
     return None, set()
+
+
+# "drops below 134 °C and stays there for more than 10 s", "is below 500 mbar and this
+# condition continues for more than 10 s": the duration is how long the comparison holds.
+_PERSISTENCE = re.compile(
+    r"and (?:(?:this|the|that|such an?|such) (?:condition|state|situation|reading|value|"
+    r"deviation|excursion|alarm|fault) |it |this |that )?(?:continues|persists|lasts|"
+    r"remains|stays|holds|prevails|is (?:maintained|sustained|present))"
+    r"(?: (?:there|so|unchanged|uninterrupted|in place))?")
+
+
+def _persistence_start(words: list[str], end: int) -> int:
+    """Where a clause that says the comparison before it goes on holding ends at word
+    `end` ("and stays there"); `end` when there is none."""
+    for length in range(min(6, end), 1, -1):
+        if _PERSISTENCE.fullmatch(" ".join(words[end - length:end])):
+            return end - length
+    return end
 
 
 def _to_seconds(value: Decimal, unit: Unit) -> Decimal:
@@ -490,7 +517,7 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
         found = table.get(tuple(words[i + 1:after]))
         if found is not None and (postfix is None or found[0] < postfix[0]):
             postfix = (found[0], n, found[1])
-    if postfix is not None:
+    if postfix is not None and (words[i + postfix[1]] not in _SIGN_WORDS or tok.value == 0):
         _, n, op = postfix
         first = i
         if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
@@ -574,6 +601,15 @@ def _is_modal(words: list[str], k: int) -> bool:
     return word in _MODALS
 
 
+def _required_purpose(words: list[str]) -> bool:
+    """"must be adjusted so that the blood temperature never goes below 35 °C": what the
+    "so that" clause says is what the modal before it requires."""
+    for k in range(1, len(words)):
+        if words[k] == "that" and words[k - 1] in ("so", "such"):
+            return any(w in _MODALS for w in words[:k - 1])
+    return False
+
+
 def _modal_before(words: list[str], k: int) -> bool:
     """A modal before position k, or an imperative "Do not" / "Never" opening the text."""
     if (k == 1 and words[0] in ("do", "don't")) or (k == 0 and words[0] == "never"):
@@ -623,7 +659,8 @@ def _name_atoms(
         atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
             tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
-            gap[-1:] == ["may"] and tokens[atom.first].low == "at")  # "may at most N"
+            gap[-1:] == ["may"] and tokens[atom.first].low == "at") or (  # "may at most N"
+            _required_purpose(words))
         inherited = not words and not gap and n > 0 and atoms[n - 1].requirement
         if inherited:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the

@@ -41,6 +41,15 @@ _MID_CONDITIONAL = re.compile(
 # Where an order applies, said before it without a number: "In the incident section, ...".
 _LEADING_PLACE = re.compile(r"^(?:in|at|on|inside|within)\s+(?:the|an?|each|every|any)\s+"
                             r"[^,\d]{1,50},\s+", re.IGNORECASE)
+_PHASE_ASIDE = re.compile(r"^,\s*(?:during|in|at|throughout|within|while in|on)\s+[^,\d]{1,60},\s*",
+                          re.IGNORECASE)
+# The fields of a cause-and-effect entry, by what each says.
+_FIELD = re.compile(r"(?:^|(?<=\s))(?P<name>causes?|initiating (?:causes?|events?)|initiators?|"
+                    r"triggers?|effects?|actions?|responses?|resets?|notes?|remarks?|"
+                    r"comments?)\s*:\s+", re.IGNORECASE)
+_FIELD_ROLES = {"cause": "cause", "initiating cause": "cause", "initiating event": "cause",
+                "initiator": "cause", "trigger": "cause", "effect": "effect",
+                "action": "effect", "response": "effect"}
 _MORE_ORDER = re.compile(r",\s*(?:and|then)\s+(?P<order>[^,]+)$", re.IGNORECASE)
 _MID_WHILE = re.compile(r"(?:,\s*|\s+)\b(?:while|whilst)\s+", re.IGNORECASE)
 # What a safety system does, said as a fact: with a condition, an order all the same.
@@ -75,6 +84,12 @@ _MAX_MIN_AFTER = re.compile(
     r"^(?:the\s+)?(?P<phrase>[^:=()]+?)\s*(?:[:,(]\s*)?(?P<kind>maximum|max\.?|upper limit|"
     r"limit|minimum|min\.?|lower limit)\s*\)?\s*(?::|=|\bis\b|\bof\b)?\s*"
     r"(?P<rest>[+\-−]?\d.*)$",
+    re.IGNORECASE,
+)
+# "Superheat: 25 K maximum", "Dryness value: 0.95 min.": the kind word after the value
+_MAX_MIN_TRAILING = re.compile(
+    r"^(?:the\s+)?(?P<phrase>[^:=()\d]+?)\s*:\s*(?P<rest>[+\-−]?\d[^:()]*?)\s*\(?"
+    r"(?P<kind>maximum|max\.?|minimum|min\.?)\)?\.?$",
     re.IGNORECASE,
 )
 # A remark in brackets without a number ("The isolator pressure (relative to the filling
@@ -181,8 +196,11 @@ _CONSEQUENCE = re.compile(
     r"hazard\w*|overheat\w*|overload\w*|damage\w*|wear|abnormal|critical|emergency|"
     r"alarm|warning|error|defect\w*|contamination|loss|unsafe|trip|shut ?down|"
     r"slow ?down|deviation|excursion|out of spec\w*)\b|[^.]*[;:])|"
-    r"warrants?|calls? for|(?:trips?|blocks?|inhibits?|locks? out|refuses? to \w+)\s+"
-    r"(?:the|any|all|every|an?)\b|"
+    r"warrants?|calls? for|(?:trips?|blocks?|inhibits?|locks? out|refuses? to \w+|aborts?|"
+    r"terminates?|interrupts?|halts?|stops?|cancels?)\s+(?:the|any|all|every|an?)\b|"
+    r"(?:will|does|do|can|shall)\s+not\s+(?:start|run|open|begin|proceed|restart|energi[sz]e)\b|"
+    r"(?:cannot|won't|can't)\s+(?:start|run|open|begin|proceed|restart|be started)\b|"
+    r"(?:is|are)\s+(?:alarmed|annunciated)\b|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+|"
     r"(?:signall?ed|flagged|annunciated|reported|classified|handled)\s+as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
@@ -396,7 +414,7 @@ def _max_min(body: str) -> re.Match[str] | None:
     body = _LIMIT_TAG.sub("", _LEADER.sub(": ", body), count=1)
     if "(" in body:
         body = _NAME_ABBREVIATION.sub(_abbreviation_words, body)
-    return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body)
+    return _MAX_MIN.match(body) or _MAX_MIN_AFTER.match(body) or _MAX_MIN_TRAILING.match(body)
 
 
 def _abbreviation_words(match: re.Match[str]) -> str:
@@ -599,6 +617,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         return "keep", body[keep.end():], body, False
     if lead:
         rest = body[lead.end():]
+        aside = _PHASE_ASIDE.match(rest)
+        if aside:  # "If, during the holding time, C, A": a phase that names no reading
+            rest = rest[aside.end():]
         cond, action = _split_condition_action(rest)
         unless = _UNLESS.search(action)
         if unless:
@@ -612,6 +633,11 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             # "The controller shall, if the wind speed exceeds 25 m/s, stop the rotor."
             cond, rest = _split_condition_action(cond)
             action = f"{action} {_strip_then(rest)}".strip() if rest else action
+        semicolon = cond.find(";")
+        if semicolon > 0 and not _has_condition_comparison(cond[semicolon + 1:]):
+            # "Haemolysis must be suspected when C; check the pump head ...": what
+            # follows the semicolon is a second order, not more of the condition
+            cond, action = cond[:semicolon], f"{action}; {cond[semicolon + 1:].strip()}"
         more = _MORE_ORDER.search(cond)
         if more and not _has_comparison(more.group("order")):
             # "Suspect hyperthermia if C, and give dantrolene 2.5 mg/kg": the order goes on
@@ -662,6 +688,9 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             cond, action = _after_first_comparison(body[context.end():])
         if action and _has_comparison(cond):
             return "if_then", cond, _strip_then(action), False
+    fields = _cause_effect(body) if ":" in body else None
+    if fields:
+        return "if_then", fields[0], fields[1], False
     labelled = _condition_colon_action(body)
     if labelled:
         return "if_then", labelled[0], labelled[1], False
@@ -839,9 +868,41 @@ def _remainder_action(cond_text: str, parsed: ParsedCondition) -> str:
     after = _LEADING_BRACKET.sub("", after)
     subject = cond_text[:parsed.start].strip()
     subject = _TRAILING_RELATIVE.sub("", subject).strip(" ,")
+    if not after.strip(" .;"):
+        # "A load whose F0 is lower than 15 min must not be released, unless ...": the
+        # order stands between the condition and its unless-clause
+        after = _before_unless(cond_text, parsed.start) or after
     if after and subject and not _ARTICLE.match(after):
         return f"{subject} {after}"
     return after or subject
+
+
+def _cause_effect(body: str) -> tuple[str, str] | None:
+    """(cause, effect) of a cause-and-effect entry written as fields ("CE-03  DISCHARGE
+    TEMPERATURE HIGH-HIGH  Cause: ... 165 °C or higher  Effect: NSD of the unit  Reset:
+    control room  Note: ..."); fields other than the cause (a reset, a note with the
+    history of the setting) are no part of the condition."""
+    found = [m for m in _FIELD.finditer(body) if m.group("name")[0].isupper()]
+    fields: dict[str, str] = {}
+    for k, match in enumerate(found):
+        end = found[k + 1].start() if k + 1 < len(found) else len(body)
+        role = _FIELD_ROLES.get(match.group("name").lower().rstrip("s"), "other")
+        fields.setdefault(role, body[match.end():end].strip(" ;,."))
+    cause, effect = fields.get("cause", ""), fields.get("effect", "")
+    if not (cause and effect and _has_comparison(cause)):
+        return None
+    return cause, effect
+
+
+def _before_unless(cond_text: str, start: int) -> str:
+    """The words between the last comparison before an unless-clause and the clause."""
+    unless = _UNLESS.search(cond_text, start)
+    if unless is None:
+        return ""
+    head = cond_text[:unless.start()]
+    tokens = tokenize(head)
+    atoms = find_comparisons(tokens, set())
+    return head[tokens[atoms[-1].last].end:].strip(" ,") if atoms else ""
 
 
 @functools.lru_cache(maxsize=4096)

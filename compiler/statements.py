@@ -25,6 +25,7 @@ SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown")
 
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)([-*+•])\s+(.*)$")
+_DEFINITION = re.compile(r"^\s*:\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
 _STEP = re.compile(r"^(\s*)(step\s+(\d{1,3})\s*[:.)-])\s*(.*)$", re.IGNORECASE)
 _LETTERED = re.compile(r"^(\s*)([a-z])\)\s+(.*)$")
@@ -236,6 +237,14 @@ def _split_lines(
             continue
         if not raw.strip():
             flush_paragraph()
+            continue
+        definition = _DEFINITION.match(raw) if raw.lstrip().startswith(":") else None
+        if definition:
+            # ":   The fault is raised ..." under a term (a markdown definition list): a
+            # paragraph of its own, without its marker
+            flush_paragraph()
+            para.append(_Line(lineno, definition.group(1)))
+            prev_was_item = False
             continue
         if "|" in raw and _TABLE_RULE.match(raw):
             flush_paragraph()  # a stray table rule ends a paragraph, as a table line does

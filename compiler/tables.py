@@ -58,12 +58,16 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("range", r"(?:normal|operating|allowed|allowable|permitted|acceptable|safe|green|"
                   r"limit)?\s*(?:range|band|limits|window)"),
         ("unit", r"units?|uom|unit of measure(?:ment)?"),
-        ("condition", r"conditions?|if|when|trigger|situation|event|indication"),
-        ("tag", r"tags?|tag no\.?|tag number|instrument(?: tag)?|loop(?: no\.?)?"),
+        ("condition", r"(?:alarm |trip |fault |initiating |triggering )?(?:conditions?|"
+                      r"causes?|triggers?)|if|when|situation|event|indication"),
+        ("tag", r"tags?|tag no\.?|tag number|instrument(?: tag)?|loop(?: no\.?)?|"
+                r"(?:alarm |fault |error )?(?:message|text|code)|alarm(?: name)?"),
         ("function", r"functions?|alarm type|protection function"),
         ("setpoint", r"set ?points?|settings?|limit|limit value|trip (?:point|setting|value)|"
                      r"alarm (?:point|setting|value)|threshold|actuation (?:point|value)"),
-        ("action", r"(?:required |corrective |crew |operator )?(?:action|response)s?|then|do"),
+        ("action", r"(?:required |corrective |crew |operator |system |console |device |"
+                   r"automatic |controller |safety )?(?:actions?|responses?|reactions?|"
+                   r"effects?)|then|do"),
         ("name", r"parameters?|items?|quantity|quantities|variables?|signals?|sensors?|"
                  r"measurements?|description|name|system|limitation"),
     )
@@ -273,8 +277,10 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
     if "condition" in role_of and "action" in role_of:
         cond = cells[role_of.index("condition")].strip().rstrip(".,;")
         action = cells[role_of.index("action")].strip().rstrip(".")
+        tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
+        lead = f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
         if cond and action:
-            return (f"If {_lower_first(cond)}, {_lower_first(action)}.",)
+            return (f"{lead}If {_lower_first(cond)}, {_lower_first(action)}.",)
     if not cells or name_col >= len(cells):
         return ()
     triggered = _triggered_row(role_of, cells, name_col)

@@ -962,3 +962,92 @@ def test_one_sentence_that_says_two_rules() -> None:
               "the pump.")
     assert stripped(got["cond"]) == {"all": [atom("pressure", ">", 20, "psi"),
                                              atom("temp", ">", 80, "degC")]}
+
+
+def test_signed_scales_and_sign_words() -> None:
+    got = one("Should the oil pressure become more negative than -100 psi, lower the speed.")
+    assert stripped(got["cond"]) == atom("pressure", "<", -100, "psi")
+    got = one("If the oil pressure is less negative than -20 psi, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">", -20, "psi")
+    got = one("If the humidity is 0 % or negative, stop the pump.")
+    assert stripped(got["cond"]) == atom("humidity", "<=", 0, "percent")
+    # a sign word after another number says nothing readable
+    found = extract(split_statements("If the humidity is 5 % or negative, stop the pump.\n",
+                                     "m.txt"), PARAMS)
+    assert found.rules == [] and found.problems
+    got = one("If the oil pressure is 5 psi or larger, stop the pump.")
+    assert stripped(got["cond"]) == atom("pressure", ">=", 5, "psi")
+
+
+def test_what_a_reading_makes_a_machine_do_or_refuse() -> None:
+    got = one("An oil temperature equal to or greater than 30 °C aborts the cycle.")
+    assert (got["kind"], stripped(got["cond"])) == ("if_then", atom("temp", ">=", 30, "degC"))
+    got = one("A cycle will not start with an oil pressure of less than 2.5 psi.")
+    assert stripped(got["cond"]) == atom("pressure", "<", 2.5, "psi")
+    got = one("Oil pressures of 800 psi and below are alarmed in the control room.")
+    assert stripped(got["cond"]) == atom("pressure", "<=", 800, "psi")
+
+
+def test_a_second_order_after_a_semicolon_is_no_condition() -> None:
+    got = one("Wear must be suspected when the oil pressure exceeds 50 psi; check the pump "
+              "and the oil temperature for excessive heat.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 50, "psi")
+    assert got["action"] == ("Wear must be suspected; check the pump and the oil temperature "
+                             "for excessive heat")
+
+
+def test_persistence_clauses_before_a_duration() -> None:
+    for sentence in (
+        "If the oil pressure drops below 20 psi and stays there for more than 10 s, stop.",
+        "If the oil pressure is below 20 psi and this condition continues for more than 10 s, "
+        "stop.",
+        "If the oil pressure is below 20 psi and persists for more than 10 s, stop.",
+    ):
+        got = one(sentence)
+        assert (stripped(got["cond"]), got["duration"]) == (
+            atom("pressure", "<", 20, "psi"), (10.0, False)), sentence
+
+
+def test_a_phase_aside_after_if() -> None:
+    got = one("If, during the holding time, the oil temperature drops below 134 °C, abort.")
+    assert (stripped(got["cond"]), got["action"]) == (atom("temp", "<", 134, "degC"), "abort")
+
+
+def test_limit_words_after_the_value() -> None:
+    for sentence, op, value in (("Oil temperature: 25 °C maximum", "<=", 25),
+                                ("- Oil temperature: 5 °C min.", ">=", 5),
+                                ("Oil temperature: 80 °C (max.)", "<=", 80)):
+        got = one(sentence)
+        assert (got["kind"], stripped(got["cond"])) == (
+            "constraint", {"not": atom("temp", op, value, "degC")}), sentence
+
+
+def test_a_purpose_clause_under_a_modal_is_required() -> None:
+    got = one("The heater must be adjusted so that the oil temperature never goes below 35 °C.")
+    assert (got["kind"], stripped(got["cond"])) == (
+        "constraint", {"not": atom("temp", ">=", 35, "degC")})
+    got = one("The cooler shall be set such that the oil temperature stays below 90 °C.")
+    assert stripped(got["cond"]) == {"not": atom("temp", "<", 90, "degC")}
+
+
+def test_an_order_between_a_relative_clause_and_unless() -> None:
+    got = one("A batch whose oil temperature is lower than 15 °C must not be released, unless "
+              "its speed was 150 rpm or more.")
+    assert stripped(got["cond"]) == {"all": [
+        atom("temp", "<", 15, "degC"), {"not": atom("speed", ">=", 150, "rpm")}]}
+    assert "must not be released" in got["action"]
+
+
+def test_cause_and_effect_fields() -> None:
+    text = ("CE-03  DISCHARGE TEMPERATURE HIGH-HIGH\n"
+            "       Cause:   oil temperature 165 °C or higher (TT-1205A/B, 1oo2)\n"
+            "       Effect:  NSD of the unit\n"
+            "       Reset:   control room\n"
+            "       Note:    Revision 5 raised this trip from 160 °C to 165 °C.\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert [(r.id, stripped(condition_to_json(r.condition)), r.action)
+            for r in found.rules] == [("CE-03", atom("temp", ">=", 165, "degC"),
+                                       "NSD of the unit")]
+    # fields without a cause are no rule of this kind
+    text = "Note: the oil temperature was 60 °C. Reset: control room\n"
+    assert extract(split_statements(text, "m.txt"), PARAMS).rules == []

@@ -237,3 +237,15 @@ def test_split_lines_without_ids_is_split_without_ids_given_lines_and_offsets(te
     lines = text.split("\n")
     assert split_lines_without_ids(text, lines, line_offsets(text), "m.txt") == (
         split_without_ids(text, "m.txt"))
+
+
+def test_a_definition_is_a_paragraph_of_its_own_without_its_marker() -> None:
+    text = ("F21 AIR DETECTED\n"
+            ":   A reading of 30 % aborts the cycle. Revision D lowered it\n"
+            "    from 40 % to 30 %.\n"
+            "Term two\n"
+            ": Second definition.\n")
+    got = [(st.line, st.text) for st in split_statements(text, "m.txt") if st.kind != "heading"]
+    assert got == [(2, "A reading of 30 % aborts the cycle."),
+                   (2, "Revision D lowered it from 40 % to 30 %."),
+                   (5, "Second definition.")]

@@ -233,3 +233,16 @@ def test_descriptive_table_yields_no_rule(monkeypatch: pytest.MonkeyPatch) -> No
 def test_one_cell_says_what_gap_cells_finds(line: str) -> None:
     if line.strip():
         assert tables._one_cell(line) == (len(tables._gap_cells(line)) == 1)
+
+
+def test_an_alarm_table_with_condition_and_response_columns() -> None:
+    text = ("    Alarm message   Priority  Alarm condition                    Console response\n"
+            "    --------------  --------  ---------------------------------  ----------------\n"
+            "    AIR IN LINE     High      bubble size 5 mm or larger          pump stops\n"
+            "    TEMP HIGH       Medium    blood temperature above 39.0 °C     message only\n")
+    (block,) = find_text_tables(text.split("\n"))
+    assert [row_sentences(block.header, row) for row in block.rows] == [
+        ("AIR IN LINE: If bubble size 5 mm or larger, pump stops.",),
+        ("TEMP HIGH: If blood temperature above 39.0 °C, message only.",)]
+    assert row_sentences(("Cause", "Effect"), ("oil pressure below 2 bar", "trip")) == (
+        "If oil pressure below 2 bar, trip.",)

@@ -1144,6 +1144,177 @@ domain("freeze_dryer",
         ("shall not exceed 0.030 mbar", lambda s: gt(s, "leak_test_pressure_rise", 3), None),
         ("shall be not more than 1.0 %", lambda s: gt(s, "residual_moisture", 1), None)])
 
+# ---------------------------------------------------------------- ecmo_circuit
+# mmHg text -> kPa manifest for the pre-oxygenator and venous pressures (1 mmHg = 101.325/760 kPa: 400/-100/-80 mmHg =
+# 53.328947/-13.332237/-10.665789 kPa, all inexact; no query closer than 4·10⁻³ kPa), °C text -> degF for the blood
+# temperature (39.0/35.0 °C = 102.2/95 °F), min text -> s for the remaining battery time (10/5/30 min = 600/300/1800 s);
+# post-oxygenator pressure and delta-P in mmHg, rpm, L/min, percent, g/L and mm identical.
+# Table 8-1 states one fixed alarm condition per row (a rule-bearing table, like hydropower Table 4-1).
+MMHG_KPA = F("101.325") / 760
+domain("ecmo_circuit",
+       {"pump_speed": (0, 5500), "blood_flow": (-5, 10), "pre_oxygenator_pressure": (-20, 100),
+        "post_oxygenator_pressure": (-100, 750), "delta_p": (-50, 500), "venous_pressure": (-80, 40),
+        "svo2": (0, 100), "haemoglobin": (0, 250), "plasma_free_haemoglobin": (0, 20),
+        "blood_temperature": (50, 113), "sweep_gas_flow": (0, 15), "remaining_battery_time": (0, 36000),
+        "bubble_size": (0, 30)},
+       [# "N or larger": >= N
+        ("bubble size 5 mm or larger", lambda s: ge(s, "bubble_size", 5), None),
+        ("pre-oxygenator pressure above 400 mmHg", lambda s: gt(s, "pre_oxygenator_pressure", 400 * MMHG_KPA), None),
+        ("blood temperature higher than 39.0 °C", lambda s: gt(s, "blood_temperature", C2F(39)), None),
+        ("remaining battery time 10 min or less", lambda s: le(s, "remaining_battery_time", 600), None),
+        # "become more negative than N": < N
+        ("become more negative than -100 mmHg", lambda s: lt(s, "venous_pressure", -100 * MMHG_KPA), None),
+        # "except while C" = and not C; pump speed absent / NaN -> no fire
+        ("goes lower than -80 mmHg",
+         lambda s: AND(lt(s, "venous_pressure", -80 * MMHG_KPA), NOT(gt(s, "pump_speed", 4000))), None),
+        # "not within A to B" = outside A to B
+        ("is not within 100 mmHg to 350 mmHg", lambda s: outside(s, "post_oxygenator_pressure", 100, 350), None),
+        # "is never to exceed N": violated above N
+        ("is never to exceed 380 mmHg", lambda s: gt(s, "post_oxygenator_pressure", 380), None),
+        # "An increase of X to more than N …; …": X > N (a level, not a change)
+        ("An increase of the delta-P to more than 60 mmHg", lambda s: gt(s, "delta_p", 60), None),
+        ("Prepare an oxygenator change", lambda s: AND(gt(s, "delta_p", 100), le(s, "blood_flow", 3)), None),
+        # "is under N without interruption for more than T": the "for more than T" duration
+        ("without interruption for more than 2 min", lambda s: lt(s, "svo2", 60), 120),
+        ("Raise the blender FiO2 to 100 %",
+         lambda s: AND(lt(s, "svo2", 65), NOT(lt(s, "haemoglobin", 80))), None),
+        # "if A, or if B and C" = A or (B and C)
+        ("if the SvO2 is less than 55 %",
+         lambda s: OR(lt(s, "svo2", 55), AND(lt(s, "blood_flow", F("2.5")), ge(s, "pump_speed", 3500))), None),
+        # "should be kept at or above N": violated below N
+        ("should be kept at or above 80 g/L", lambda s: lt(s, "haemoglobin", 80), None),
+        # "surpasses N": > N; alias nesting plasma-free haemoglobin / haemoglobin
+        ("surpasses 0.5 g/L", lambda s: gt(s, "plasma_free_haemoglobin", F("0.5")), None),
+        # "must be adjusted so that X never goes below N": violated below N
+        ("never goes below 35.0 °C", lambda s: lt(s, "blood_temperature", C2F(35)), None),
+        # "Do not reduce X to less than N while C": fires when X < N and C
+        ("Do not reduce the sweep gas flow to less than 0.5 L/min",
+         lambda s: AND(lt(s, "sweep_gas_flow", F("0.5")), ge(s, "blood_flow", F("1.5"))), None),
+        # "at a pump speed above N" joins a second condition
+        ("lower than 1.0 L/min at a pump speed above 2,000 rpm",
+         lambda s: AND(lt(s, "blood_flow", 1), gt(s, "pump_speed", 2000)), None),
+        ("less than -0.1 L/min", lambda s: lt(s, "blood_flow", F("-0.1")), None),
+        ("Never operate the pump at a pump speed above 4,500 rpm", lambda s: gt(s, "pump_speed", 4500), None),
+        # "must always be more than N": violated at N or less
+        ("must always be more than 30 min", lambda s: le(s, "remaining_battery_time", 1800), None),
+        ("When the remaining battery time is under 5 min", lambda s: lt(s, "remaining_battery_time", 300), None)])
+
+# ---------------------------------------------------------------- steam_steriliser
+# °C text -> degF manifest for the chamber temperature (134/140/138/80 °C = 273.2/284/280.4/176 °F), mbar text -> kPa
+# for the chamber pressure (1,100/3,300/3,000 mbar = 110/330/300 kPa) and the leak-test pressure rise (13 mbar =
+# 1.3 kPa), bar text -> kPa for the door seal pressure (2.5/2.0 bar = 250/200 kPa), bar text -> MPa for the jacket
+# pressure (3.2 bar = 0.32 MPa), min text -> s for the holding time (3/15 min = 180/900 s), °C text -> K for the
+# effluent temperature (60 °C = 333.15 K); F0 in min, K (superheat, test pack difference), µS/cm, percent, ratio, degC
+# (load temperature) and s (equilibration time) identical.  Phase qualifiers ("during the holding time") name no
+# parameter; the F07 replay uses only values plausible in the holding time.
+domain("steam_steriliser",
+       {"chamber_temperature": (32, 320), "chamber_pressure": (0, 500), "jacket_pressure": (0, 1),
+        "door_seal_pressure": (0, 1000), "holding_time": (0, 7200), "equilibration_time": (0, 600),
+        "load_temperature": (0, 150), "f0": (0, 200), "test_pack_temperature_difference": (0, 50),
+        "pressure_rise": (0, 100), "feed_water_conductivity": (0, 2000), "air_detector_reading": (0, 100),
+        "non_condensable_gas_content": (0, 100), "superheat": (0, 100), "dryness_value": (0, F("1.5")),
+        "effluent_temperature": (F("233.15"), F("423.15"))},
+       [# "shorter than N" (a time-valued parameter, not a duration): < N
+        ("A holding time shorter than 3 min", lambda s: lt(s, "holding_time", 180), None),
+        ("The door cannot be opened as long as",
+         lambda s: OR(gt(s, "chamber_pressure", 110), gt(s, "chamber_temperature", C2F(80))), None),
+        # "will not start with X of less than N": fires when X < N
+        ("will not start with a door seal pressure of less than 2.5 bar",
+         lambda s: lt(s, "door_seal_pressure", 250), None),
+        # "must be kept under N": violated at N or more
+        ("must be kept under 3.2 bar", lambda s: ge(s, "jacket_pressure", F("0.32")), None),
+        # "is to stay below N": violated at N or more
+        ("is to stay below 3,300 mbar", lambda s: ge(s, "chamber_pressure", 330), None),
+        ("may not be higher than 60 °C", lambda s: gt(s, "effluent_temperature", C2K(60)), None),
+        ("greater than 2.0 K means that", lambda s: gt(s, "test_pack_temperature_difference", 2), None),
+        # definition-list items
+        ("door seal pressure is 2.0 bar or below", lambda s: le(s, "door_seal_pressure", 200), None),
+        # "drops below N and stays there for more than T": the "for more than T" duration
+        ("drops below 134 °C and stays there for more than 10 s", lambda s: lt(s, "chamber_temperature", C2F(134)), 10),
+        ("chamber temperature is higher than 140 °C", lambda s: gt(s, "chamber_temperature", C2F(140)), None),
+        ("higher than 138 °C while the chamber pressure is lower than 3,000 mbar",
+         lambda s: AND(gt(s, "chamber_temperature", C2F(138)), lt(s, "chamber_pressure", 300)), None),
+        # "equal to or greater than N": >= N
+        ("equal to or greater than 30 %", lambda s: ge(s, "air_detector_reading", 30), None),
+        # "must be N or less": violated above N
+        ("must be 5 µS/cm or less", lambda s: gt(s, "feed_water_conductivity", 5), None),
+        ("Once the feed water conductivity exceeds 15 µS/cm", lambda s: gt(s, "feed_water_conductivity", 15), None),
+        # "Label: N maximum" / "Label: N minimum"
+        ("Non-condensable gas content: 3.5 % maximum", lambda s: gt(s, "non_condensable_gas_content", F("3.5")), None),
+        ("Superheat: 25 K maximum", lambda s: gt(s, "superheat", 25), None),
+        ("Dryness value: 0.95 minimum", lambda s: lt(s, "dryness_value", F("0.95")), None),
+        # "shall not be longer than N": violated above N
+        ("shall not be longer than 15 s", lambda s: gt(s, "equilibration_time", 15), None),
+        # "shall lie between A and B": violated outside
+        ("shall lie between 134 °C and 137 °C", lambda s: outside(s, "load_temperature", 134, 137), None),
+        ("shall be 15 min or more", lambda s: lt(s, "f0", 15), None),
+        # "shall be no greater than N": violated above N
+        ("shall be no greater than 13 mbar", lambda s: gt(s, "pressure_rise", F("1.3")), None),
+        # "must not be released, unless C": fires when F0 < 15 and not (holding time >= 900 s); absent / NaN -> no fire
+        ("must not be released, unless",
+         lambda s: AND(lt(s, "f0", 15), NOT(ge(s, "holding_time", 900))), None)])
+
+# ---------------------------------------------------------------- compressor_station
+# barg text -> MPa manifest for the suction pressure (42/38 barg = 4.2/3.8 MPa), barg -> bar for the discharge pressure
+# (82/84 barg), barg -> kPa for the lube oil pressure (1.8/1.5/1.2 barg = 180/150/120 kPa), mbar -> kPa for the seal gas
+# differential pressure (500/800 mbar = 50/80 kPa), °C text -> degF for the discharge temperature (150/165 °C =
+# 302/329 °F), °C text -> K for the lube oil temperature (25/40/55/70 °C = 298.15/313.15/328.15/343.15 K); degC,
+# percent (% LEL read as percent) and µm identical.  "barg" is gauge bar (like psig in earlier domains); the manifest
+# pressures are gauge too.
+domain("compressor_station",
+       {"suction_pressure": (0, 12), "discharge_pressure": (0, 120), "discharge_temperature": (-40, 400),
+        "aftercooler_outlet_temperature": (-40, 100), "ambient_temperature": (-50, 50), "surge_margin": (-50, 100),
+        "lube_oil_pressure": (0, 1000), "lube_oil_temperature": (F("233.15"), F("423.15")),
+        "seal_gas_differential_pressure": (0, 1000), "shaft_vibration": (0, 500), "bearing_temperature": (-20, 200),
+        "gas_concentration": (0, 100), "enclosure_temperature": (-40, 400), "power_turbine_speed": (0, 130)},
+       [# "sinks below N": < N
+        ("sinks below 42 barg", lambda s: lt(s, "suction_pressure", F("4.2")), None),
+        # "must in no case be higher than N, the MAOP …": violated above N
+        ("must in no case be higher than 84 barg", lambda s: gt(s, "discharge_pressure", 84), None),
+        ("If the discharge temperature exceeds 150 °C", lambda s: gt(s, "discharge_temperature", C2F(150)), None),
+        # "rises over N": > N; unless: ambient absent / NaN -> no fire
+        ("Start the second aftercooler fan bank",
+         lambda s: AND(gt(s, "aftercooler_outlet_temperature", 45), NOT(lt(s, "ambient_temperature", -10))), None),
+        # "is to be held under N": violated at N or more
+        ("is to be held under 50 °C", lambda s: ge(s, "aftercooler_outlet_temperature", 50), None),
+        # "becomes smaller than N": < N
+        ("becomes smaller than 10 %", lambda s: lt(s, "surge_margin", 10), None),
+        # "falls beneath N": < N
+        ("falls beneath 1.8 barg", lambda s: lt(s, "lube_oil_pressure", 180), None),
+        ("The unit start sequence is inhibited",
+         lambda s: OR(lt(s, "lube_oil_pressure", 150), lt(s, "lube_oil_temperature", C2K(25))), None),
+        # "has to stay in the range A to B": violated outside
+        ("has to stay in the range 40 °C to 55 °C",
+         lambda s: outside(s, "lube_oil_temperature", C2K(40), C2K(55)), None),
+        # "X is below N and this condition continues for more than T": the "for more than T" duration
+        ("this condition continues for more than 10 s", lambda s: lt(s, "seal_gas_differential_pressure", 50), 10),
+        # "N and below": <= N
+        ("of 800 mbar and below", lambda s: le(s, "seal_gas_differential_pressure", 80), None),
+        # "greater than A but not greater than B": A < X <= B
+        ("greater than 75 µm but not greater than 100 µm",
+         lambda s: AND(gt(s, "shaft_vibration", 75), le(s, "shaft_vibration", 100)), None),
+        # "N and more": >= N
+        ("Bearing temperatures of 105 °C and more", lambda s: ge(s, "bearing_temperature", 105), None),
+        ("with the power turbine speed over 102 %", lambda s: gt(s, "power_turbine_speed", 102), None),
+        ("gas concentration higher than 10 % LEL", lambda s: gt(s, "gas_concentration", 10), None),
+        # "if A, or if B while C" = A or (B and C); "reaches N or more" = >= N
+        ("Initiate a station ESD with blowdown",
+         lambda s: OR(ge(s, "gas_concentration", 40),
+                      AND(gt(s, "enclosure_temperature", 180), ge(s, "gas_concentration", 20))), None),
+        # cause-and-effect entries: the "Cause:" line is the condition of the entry
+        ("suction pressure below 38 barg", lambda s: lt(s, "suction_pressure", F("3.8")), None),
+        ("discharge pressure above 82 barg", lambda s: gt(s, "discharge_pressure", 82), None),
+        ("discharge temperature 165 °C or higher", lambda s: ge(s, "discharge_temperature", C2F(165)), None),
+        # "0 % or negative": <= 0
+        ("surge margin 0 % or negative", lambda s: le(s, "surge_margin", 0), None),
+        ("lube oil header pressure 1.2 barg or lower", lambda s: le(s, "lube_oil_pressure", 120), None),
+        ("lube oil temperature above 70 °C", lambda s: gt(s, "lube_oil_temperature", C2K(70)), None),
+        ("shaft vibration above 100 µm at any radial probe", lambda s: gt(s, "shaft_vibration", 100), None),
+        ("bearing metal temperature above 115 °C", lambda s: gt(s, "bearing_temperature", 115), None),
+        ("gas concentration 20 % LEL or higher at any detector", lambda s: ge(s, "gas_concentration", 20), None),
+        ("enclosure temperature above 200 °C", lambda s: gt(s, "enclosure_temperature", 200), None),
+        ("power turbine speed 105 % or more", lambda s: ge(s, "power_turbine_speed", 105), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -2996,6 +3167,227 @@ Q = [
  ("fd-62", "freeze_dryer", {"shelf_inlet_temperature": -15, "chamber_pressure": 8, "condenser_temperature": 200,
                             "product_temperature": -32.8, "pressure_rise": 0.8, "leak_test_pressure_rise": 1,
                             "residual_moisture": 0.6, "htf_flow": 150}),   # all normal
+ # ecmo_circuit (pre-oxygenator and venous pressures in kPa: 400/-100/-80 mmHg = 53.32895/-13.33224/-10.66579 kPa;
+ # blood temperature in degF: 39.0/35.0 °C = 102.2/95 °F; remaining battery time in s: 10/5/30 min = 600/300/1800 s)
+ ("ecmo-01", "ecmo_circuit", {"bubble_size": 5}),
+ ("ecmo-02", "ecmo_circuit", {"bubble_size": 4.99}),
+ ("ecmo-03", "ecmo_circuit", {"bubble_size": 1.0}),                           # "detects air bubbles from … 0.5 mm"
+ ("ecmo-04", "ecmo_circuit", {"bubble_size": 10}),                            # history: "only at a bubble size of 10 mm"
+ ("ecmo-05", "ecmo_circuit", {"pre_oxygenator_pressure": 53.335}),
+ ("ecmo-06", "ecmo_circuit", {"pre_oxygenator_pressure": 53.325}),
+ ("ecmo-07", "ecmo_circuit", {"pre_oxygenator_pressure": 450}),               # an mmHg-sized reading: out of range
+ ("ecmo-08", "ecmo_circuit", {"blood_temperature": 102.2}),
+ ("ecmo-09", "ecmo_circuit", {"blood_temperature": 102.21}),
+ ("ecmo-10", "ecmo_circuit", {"blood_temperature": 95}),
+ ("ecmo-11", "ecmo_circuit", {"blood_temperature": 94.99}),
+ ("ecmo-12", "ecmo_circuit", {"blood_temperature": 37}),                      # a °C-sized reading: out of range
+ ("ecmo-13", "ecmo_circuit", {"remaining_battery_time": 5400, "pump_speed": 3000}),   # descriptive 90 min at 3,000 rpm
+ ("ecmo-14", "ecmo_circuit", {"remaining_battery_time": 1800}),
+ ("ecmo-15", "ecmo_circuit", {"remaining_battery_time": 1800.5}),
+ ("ecmo-16", "ecmo_circuit", {"remaining_battery_time": 600}),
+ ("ecmo-17", "ecmo_circuit", {"remaining_battery_time": 300}),
+ ("ecmo-18", "ecmo_circuit", {"remaining_battery_time": 299}),
+ ("ecmo-19", "ecmo_circuit", {"remaining_battery_time": 10}),                 # a min-sized reading: 10 s
+ ("ecmo-20", "ecmo_circuit", {"venous_pressure": -5.33, "pump_speed": 3400}),  # typical -40 mmHg (descriptive)
+ ("ecmo-21", "ecmo_circuit", {"venous_pressure": -13.335, "pump_speed": 3000}),
+ ("ecmo-22", "ecmo_circuit", {"venous_pressure": -13.33, "pump_speed": 4200}),
+ ("ecmo-23", "ecmo_circuit", {"venous_pressure": -13.34, "pump_speed": 4200}),
+ ("ecmo-24", "ecmo_circuit", {"venous_pressure": -10.67, "pump_speed": 4000}),
+ ("ecmo-25", "ecmo_circuit", {"venous_pressure": -10.66, "pump_speed": 3000}),
+ ("ecmo-26", "ecmo_circuit", {"venous_pressure": -10.67}),                     # except-parameter absent
+ ("ecmo-27", "ecmo_circuit", {"venous_pressure": -10.67, "pump_speed": "nan"}),
+ ("ecmo-28", "ecmo_circuit", {"venous_pressure": -16.0, "pump_speed": 3000}),  # history: -120 mmHg
+ ("ecmo-29", "ecmo_circuit", {"venous_pressure": -100}),                       # an mmHg-sized reading: out of range
+ ("ecmo-30", "ecmo_circuit", {"post_oxygenator_pressure": 350}),
+ ("ecmo-31", "ecmo_circuit", {"post_oxygenator_pressure": 350.5}),
+ ("ecmo-32", "ecmo_circuit", {"post_oxygenator_pressure": 380}),
+ ("ecmo-33", "ecmo_circuit", {"post_oxygenator_pressure": 381}),
+ ("ecmo-34", "ecmo_circuit", {"post_oxygenator_pressure": 99.5}),
+ ("ecmo-35", "ecmo_circuit", {"delta_p": 20, "blood_flow": 4.0, "pump_speed": 3400}),   # typical values (descriptive)
+ ("ecmo-36", "ecmo_circuit", {"delta_p": 60, "blood_flow": 4.0}),
+ ("ecmo-37", "ecmo_circuit", {"delta_p": 60.5, "blood_flow": 4.0}),
+ ("ecmo-38", "ecmo_circuit", {"delta_p": 100.5, "blood_flow": 3.0}),
+ ("ecmo-39", "ecmo_circuit", {"delta_p": 100, "blood_flow": 2.0}),
+ ("ecmo-40", "ecmo_circuit", {"delta_p": 101}),                                # while-parameter absent
+ ("ecmo-41", "ecmo_circuit", {"svo2": 75}),
+ ("ecmo-42", "ecmo_circuit", {"svo2": 64, "haemoglobin": 100}),
+ ("ecmo-43", "ecmo_circuit", {"svo2": 64}),                                    # unless-parameter absent
+ ("ecmo-44", "ecmo_circuit", {"svo2": 64, "haemoglobin": "nan"}),
+ ("ecmo-45", "ecmo_circuit", {"svo2": 64, "haemoglobin": 80}),
+ ("ecmo-46", "ecmo_circuit", {"svo2": 64, "haemoglobin": 79.9}),
+ ("ecmo-47", "ecmo_circuit", {"svo2": 54.9, "haemoglobin": 100}),
+ ("ecmo-48", "ecmo_circuit", {"svo2": 55, "haemoglobin": 100}),
+ ("ecmo-49", "ecmo_circuit", {"svo2": 70, "blood_flow": 2.4, "pump_speed": 3500}),
+ ("ecmo-50", "ecmo_circuit", {"svo2": 70, "blood_flow": 2.4, "pump_speed": 3490}),
+ ("ecmo-51", "ecmo_circuit", {"svo2": "nan", "blood_flow": 2.0, "pump_speed": 3600}),
+ ("ecmo-52", "ecmo_circuit", {"svo2": 54, "blood_flow": 2.0}),
+ ("ecmo-53", "ecmo_circuit", {"plasma_free_haemoglobin": 0.5, "haemoglobin": 100}),
+ ("ecmo-54", "ecmo_circuit", {"plasma_free_haemoglobin": 0.51, "haemoglobin": 100}),
+ ("ecmo-55", "ecmo_circuit", {"plasma_free_haemoglobin": 0.6}),                # alias nesting
+ ("ecmo-56", "ecmo_circuit", {"haemoglobin": 0.6}),                            # alias nesting
+ ("ecmo-57", "ecmo_circuit", {"sweep_gas_flow": 0.4, "blood_flow": 1.5}),
+ ("ecmo-58", "ecmo_circuit", {"sweep_gas_flow": 0.5, "blood_flow": 4.0}),
+ ("ecmo-59", "ecmo_circuit", {"sweep_gas_flow": 0.4, "blood_flow": 1.49}),
+ ("ecmo-60", "ecmo_circuit", {"sweep_gas_flow": 2, "blood_flow": 1.5, "pump_speed": 1800}),   # weaning procedure
+ ("ecmo-61", "ecmo_circuit", {"blood_flow": 0.9, "pump_speed": 2001}),
+ ("ecmo-62", "ecmo_circuit", {"blood_flow": 0.9, "pump_speed": 2000}),
+ ("ecmo-63", "ecmo_circuit", {"blood_flow": -0.2, "pump_speed": 1500}),
+ ("ecmo-64", "ecmo_circuit", {"blood_flow": -0.1}),
+ ("ecmo-65", "ecmo_circuit", {"blood_flow": -0.11, "pump_speed": 2500}),
+ ("ecmo-66", "ecmo_circuit", {"pump_speed": 4500}),
+ ("ecmo-67", "ecmo_circuit", {"pump_speed": 5000, "blood_flow": 5.0}),         # "can be set from 0 to 5,000 rpm"
+ ("ecmo-68", "ecmo_circuit", {"pump_speed": 3400, "blood_flow": 4.2, "pre_oxygenator_pressure": 33.3,
+                              "post_oxygenator_pressure": 220, "delta_p": 22, "venous_pressure": -6.0, "svo2": 74,
+                              "haemoglobin": 105, "plasma_free_haemoglobin": 0.1, "blood_temperature": 98.6,
+                              "sweep_gas_flow": 4.0, "remaining_battery_time": 5400, "bubble_size": 0}),   # all normal
+ # steam_steriliser (chamber temperature in degF: 134/138/140/80 °C = 273.2/280.4/284/176 °F; chamber pressure in kPa:
+ # 1,100/3,000/3,300 mbar = 110/300/330 kPa; door seal in kPa; jacket in MPa; holding time in s; effluent in K)
+ ("ss-01", "steam_steriliser", {"holding_time": 300}),                         # program P2 (descriptive)
+ ("ss-02", "steam_steriliser", {"holding_time": 1200}),                        # program P4 (descriptive)
+ ("ss-03", "steam_steriliser", {"holding_time": 180}),
+ ("ss-04", "steam_steriliser", {"holding_time": 179.9}),
+ ("ss-05", "steam_steriliser", {"holding_time": 210}),                         # "3.5 min holding time" (Bowie-Dick)
+ ("ss-06", "steam_steriliser", {"holding_time": 3}),                           # a min-sized reading: 3 s
+ ("ss-07", "steam_steriliser", {"chamber_pressure": 50}),                      # conditioning 70 to 1,500 mbar
+ ("ss-08", "steam_steriliser", {"chamber_pressure": 5}),                       # end of drying, typically 40-60 mbar
+ ("ss-09", "steam_steriliser", {"chamber_pressure": 110}),
+ ("ss-10", "steam_steriliser", {"chamber_pressure": 110.1}),
+ ("ss-11", "steam_steriliser", {"chamber_temperature": 176}),
+ ("ss-12", "steam_steriliser", {"chamber_temperature": 176.1}),
+ ("ss-13", "steam_steriliser", {"chamber_temperature": 273.2, "chamber_pressure": 304}),   # saturated steam (descriptive)
+ ("ss-14", "steam_steriliser", {"chamber_pressure": 330}),
+ ("ss-15", "steam_steriliser", {"chamber_pressure": 329.9}),
+ ("ss-16", "steam_steriliser", {"chamber_pressure": 3300}),                    # an mbar-sized reading: out of range
+ ("ss-17", "steam_steriliser", {"chamber_temperature": 284}),
+ ("ss-18", "steam_steriliser", {"chamber_temperature": 284.1}),
+ ("ss-19", "steam_steriliser", {"chamber_temperature": 280.5, "chamber_pressure": 299}),
+ ("ss-20", "steam_steriliser", {"chamber_temperature": 280.4, "chamber_pressure": 299}),
+ ("ss-21", "steam_steriliser", {"chamber_temperature": 280.5, "chamber_pressure": 300}),
+ ("ss-22", "steam_steriliser", {"chamber_temperature": 280.5}),                # while-parameter absent
+ ("ss-23", "steam_steriliser", {"chamber_pressure": 150, "chamber_temperature": "nan"}),
+ ("ss-24", "steam_steriliser", {"chamber_temperature": 134}),                  # a °C-sized reading: 134 °F
+ ("ss-25", "steam_steriliser", {"door_seal_pressure": 250}),
+ ("ss-26", "steam_steriliser", {"door_seal_pressure": 249.9}),
+ ("ss-27", "steam_steriliser", {"door_seal_pressure": 200}),
+ ("ss-28", "steam_steriliser", {"door_seal_pressure": 2.5}),                   # a bar-sized reading: 2.5 kPa
+ ("ss-29", "steam_steriliser", {"jacket_pressure": 0.32}),
+ ("ss-30", "steam_steriliser", {"jacket_pressure": 0.319}),
+ ("ss-31", "steam_steriliser", {"jacket_pressure": 0.35}),                     # safety valve opens at 3.5 bar
+ ("ss-32", "steam_steriliser", {"jacket_pressure": 3.2}),                      # a bar-sized reading: out of range
+ ("ss-33", "steam_steriliser", {"effluent_temperature": 333.15}),
+ ("ss-34", "steam_steriliser", {"effluent_temperature": 333.16}),
+ ("ss-35", "steam_steriliser", {"effluent_temperature": 60}),                  # a °C-sized reading: out of range
+ ("ss-36", "steam_steriliser", {"test_pack_temperature_difference": 2.0}),
+ ("ss-37", "steam_steriliser", {"test_pack_temperature_difference": 2.1}),
+ ("ss-38", "steam_steriliser", {"pressure_rise": 0.5}),                        # procedure: "measured over 10 min"
+ ("ss-39", "steam_steriliser", {"pressure_rise": 1.3}),
+ ("ss-40", "steam_steriliser", {"pressure_rise": 1.31}),
+ ("ss-41", "steam_steriliser", {"pressure_rise": 13}),                         # an mbar-sized reading: 13 kPa
+ ("ss-42", "steam_steriliser", {"air_detector_reading": 29.9}),
+ ("ss-43", "steam_steriliser", {"air_detector_reading": 30}),
+ ("ss-44", "steam_steriliser", {"air_detector_reading": 35}),                  # history: 40 % -> 30 %
+ ("ss-45", "steam_steriliser", {"feed_water_conductivity": 2}),                # typical 1 to 3 µS/cm
+ ("ss-46", "steam_steriliser", {"feed_water_conductivity": 5}),
+ ("ss-47", "steam_steriliser", {"feed_water_conductivity": 5.1}),
+ ("ss-48", "steam_steriliser", {"feed_water_conductivity": 15}),
+ ("ss-49", "steam_steriliser", {"feed_water_conductivity": 15.5}),
+ ("ss-50", "steam_steriliser", {"non_condensable_gas_content": 3.5, "superheat": 25, "dryness_value": 0.95}),
+ ("ss-51", "steam_steriliser", {"non_condensable_gas_content": 3.6}),
+ ("ss-52", "steam_steriliser", {"superheat": 25.5}),
+ ("ss-53", "steam_steriliser", {"dryness_value": 0.94}),
+ ("ss-54", "steam_steriliser", {"equilibration_time": 15}),
+ ("ss-55", "steam_steriliser", {"equilibration_time": 16}),
+ ("ss-56", "steam_steriliser", {"load_temperature": 134}),
+ ("ss-57", "steam_steriliser", {"load_temperature": 133.9}),
+ ("ss-58", "steam_steriliser", {"load_temperature": 137}),
+ ("ss-59", "steam_steriliser", {"load_temperature": 137.1}),
+ ("ss-60", "steam_steriliser", {"f0": 15}),
+ ("ss-61", "steam_steriliser", {"f0": 14.9}),                                  # unless-parameter absent
+ ("ss-62", "steam_steriliser", {"f0": 14.9, "holding_time": 899}),
+ ("ss-63", "steam_steriliser", {"f0": 14.9, "holding_time": 900}),
+ ("ss-64", "steam_steriliser", {"f0": 14.9, "holding_time": "nan"}),
+ ("ss-65", "steam_steriliser", {"f0": 14.9, "holding_time": 15}),               # a min-sized reading: 15 s
+ ("ss-66", "steam_steriliser", {"chamber_temperature": 70, "chamber_pressure": 101.3, "jacket_pressure": 0.3,
+                                "door_seal_pressure": 300, "feed_water_conductivity": 2, "air_detector_reading": 5,
+                                "effluent_temperature": 313.15, "test_pack_temperature_difference": 0.5}),   # all normal
+ # compressor_station (suction in MPa: 42/38 barg = 4.2/3.8; discharge in bar; discharge temperature in degF: 150/165 °C
+ # = 302/329 °F; lube oil pressure in kPa: 1.8/1.5/1.2 barg = 180/150/120; lube oil temperature in K: 25/40/55/70 °C =
+ # 298.15/313.15/328.15/343.15; seal gas DP in kPa: 500/800 mbar = 50/80)
+ ("cs-01", "compressor_station", {"suction_pressure": 5.0, "discharge_pressure": 75}),   # normal ranges (descriptive)
+ ("cs-02", "compressor_station", {"suction_pressure": 4.2}),
+ ("cs-03", "compressor_station", {"suction_pressure": 4.19}),
+ ("cs-04", "compressor_station", {"suction_pressure": 3.8}),
+ ("cs-05", "compressor_station", {"suction_pressure": 3.79}),
+ ("cs-06", "compressor_station", {"suction_pressure": 45}),                    # a barg-sized reading: out of range
+ ("cs-07", "compressor_station", {"discharge_pressure": 82}),
+ ("cs-08", "compressor_station", {"discharge_pressure": 82.1}),
+ ("cs-09", "compressor_station", {"discharge_pressure": 84.1}),
+ ("cs-10", "compressor_station", {"discharge_temperature": 257}),              # approx. 125 °C at full load
+ ("cs-11", "compressor_station", {"discharge_temperature": 302}),
+ ("cs-12", "compressor_station", {"discharge_temperature": 302.1}),
+ ("cs-13", "compressor_station", {"discharge_temperature": 323.6}),            # history: 160 °C -> 165 °C (162 °C)
+ ("cs-14", "compressor_station", {"discharge_temperature": 329}),
+ ("cs-15", "compressor_station", {"discharge_temperature": 165}),              # a °C-sized reading: 165 °F
+ ("cs-16", "compressor_station", {"aftercooler_outlet_temperature": 45, "ambient_temperature": 20}),
+ ("cs-17", "compressor_station", {"aftercooler_outlet_temperature": 45.5, "ambient_temperature": 20}),
+ ("cs-18", "compressor_station", {"aftercooler_outlet_temperature": 45.5, "ambient_temperature": -10}),
+ ("cs-19", "compressor_station", {"aftercooler_outlet_temperature": 45.5, "ambient_temperature": -10.5}),
+ ("cs-20", "compressor_station", {"aftercooler_outlet_temperature": 46}),       # unless-parameter absent
+ ("cs-21", "compressor_station", {"aftercooler_outlet_temperature": 46, "ambient_temperature": "nan"}),
+ ("cs-22", "compressor_station", {"aftercooler_outlet_temperature": 50, "ambient_temperature": -20}),
+ ("cs-23", "compressor_station", {"surge_margin": 15}),                         # normal operation (descriptive)
+ ("cs-24", "compressor_station", {"surge_margin": 10}),
+ ("cs-25", "compressor_station", {"surge_margin": 9.9}),
+ ("cs-26", "compressor_station", {"surge_margin": 0}),
+ ("cs-27", "compressor_station", {"surge_margin": -5}),
+ ("cs-28", "compressor_station", {"lube_oil_pressure": 250}),                  # start-up step 1: 2.5 barg
+ ("cs-29", "compressor_station", {"lube_oil_pressure": 180}),
+ ("cs-30", "compressor_station", {"lube_oil_pressure": 179.9}),
+ ("cs-31", "compressor_station", {"lube_oil_pressure": 150}),
+ ("cs-32", "compressor_station", {"lube_oil_pressure": 149.9}),
+ ("cs-33", "compressor_station", {"lube_oil_pressure": 120}),
+ ("cs-34", "compressor_station", {"lube_oil_pressure": 110}),                  # history: 1.0 -> 1.2 barg
+ ("cs-35", "compressor_station", {"lube_oil_pressure": 1.2}),                  # a barg-sized reading: 1.2 kPa
+ ("cs-36", "compressor_station", {"lube_oil_temperature": 298.15}),
+ ("cs-37", "compressor_station", {"lube_oil_temperature": 298.1}),
+ ("cs-38", "compressor_station", {"lube_oil_temperature": 313.15}),
+ ("cs-39", "compressor_station", {"lube_oil_temperature": 328.2}),
+ ("cs-40", "compressor_station", {"lube_oil_temperature": 343.2}),
+ ("cs-41", "compressor_station", {"lube_oil_temperature": 45}),                # a °C-sized reading: out of range
+ ("cs-42", "compressor_station", {"lube_oil_pressure": 200, "lube_oil_temperature": 298}),
+ ("cs-43", "compressor_station", {"lube_oil_pressure": "nan", "lube_oil_temperature": 293.15}),
+ ("cs-44", "compressor_station", {"seal_gas_differential_pressure": 100}),     # start-up step 2: at least 1,000 mbar
+ ("cs-45", "compressor_station", {"seal_gas_differential_pressure": 80}),
+ ("cs-46", "compressor_station", {"seal_gas_differential_pressure": 80.1}),
+ ("cs-47", "compressor_station", {"seal_gas_differential_pressure": 45}),      # duration rule: never in a query
+ ("cs-48", "compressor_station", {"shaft_vibration": 30}),                     # typical 20 to 35 µm
+ ("cs-49", "compressor_station", {"shaft_vibration": 75}),
+ ("cs-50", "compressor_station", {"shaft_vibration": 75.1}),
+ ("cs-51", "compressor_station", {"shaft_vibration": 100}),
+ ("cs-52", "compressor_station", {"shaft_vibration": 100.1}),
+ ("cs-53", "compressor_station", {"shaft_vibration": 3}),                      # "filtered to 3 µm"
+ ("cs-54", "compressor_station", {"bearing_temperature": 104.9}),
+ ("cs-55", "compressor_station", {"bearing_temperature": 105}),
+ ("cs-56", "compressor_station", {"bearing_temperature": 115.1}),
+ ("cs-57", "compressor_station", {"gas_concentration": 10}),
+ ("cs-58", "compressor_station", {"gas_concentration": 10.1}),
+ ("cs-59", "compressor_station", {"gas_concentration": 20}),
+ ("cs-60", "compressor_station", {"gas_concentration": 40}),
+ ("cs-61", "compressor_station", {"gas_concentration": 39.9, "enclosure_temperature": 180}),
+ ("cs-62", "compressor_station", {"gas_concentration": 20, "enclosure_temperature": 180.5}),
+ ("cs-63", "compressor_station", {"gas_concentration": 19.9, "enclosure_temperature": 190}),
+ ("cs-64", "compressor_station", {"gas_concentration": 50}),                   # calibration gas 50 % LEL (descriptive)
+ ("cs-65", "compressor_station", {"enclosure_temperature": 200}),
+ ("cs-66", "compressor_station", {"enclosure_temperature": 200.5, "gas_concentration": "nan"}),
+ ("cs-67", "compressor_station", {"power_turbine_speed": 70}),                 # start-up step 4: 70 %
+ ("cs-68", "compressor_station", {"power_turbine_speed": 102}),
+ ("cs-69", "compressor_station", {"power_turbine_speed": 102.1}),
+ ("cs-70", "compressor_station", {"power_turbine_speed": 105}),
+ ("cs-71", "compressor_station", {"suction_pressure": 5.2, "discharge_pressure": 76, "discharge_temperature": 257,
+                                  "aftercooler_outlet_temperature": 38, "ambient_temperature": 15, "surge_margin": 15,
+                                  "lube_oil_pressure": 250, "lube_oil_temperature": 321.15,
+                                  "seal_gas_differential_pressure": 150, "shaft_vibration": 28, "bearing_temperature": 85,
+                                  "gas_concentration": 0, "enclosure_temperature": 60, "power_turbine_speed": 95}),  # normal
 ]
 
 # ======================================================================= replays
@@ -3114,6 +3506,18 @@ R = [
  ("rp-fd-chamber-pressure-high", "freeze_dryer", "replay/fd_chamber_pressure_high.csv", ["chamber_pressure"],
   [(0, 8), (60, 16), (300, 15), (400, 15.5), (700, 30), (760, 29.9), (1000, 16), (1001, 16), (1200, 15), (1300, 9),
    (1400, 8), (3600, 8)]),
+ ("rp-ecmo-svo2-low", "ecmo_circuit", "replay/ecmo_svo2_low.csv", ["svo2", "haemoglobin"],
+  [(0, 75, 100), (30, 59, 100), (90, 60, 100), (100, 58, 100), (220, 57, 100), (220.5, 57, 100), (260, 54, 100),
+   (300, 55, 100), (320, 58, 75), (400, 60, 90), (460, 65, 90), (600, 75, 100), (3600, 75, 100)]),
+ ("rp-ss-hold-temperature-low", "steam_steriliser", "replay/ss_hold_temperature_low.csv",
+  ["chamber_temperature", "chamber_pressure"],
+  [(0, 275.0, 310), (10, 273.1, 305), (15, 273.2, 305), (20, 273.0, 304), (30, 272.8, 303), (30.5, 272.9, 303),
+   (40, 273.2, 305), (50, 275.0, 330), (55, 275.0, 329), (70, 284.5, 318), (75, 284.0, 318), (90, 275.0, 310),
+   (3600, 275.0, 310)]),
+ ("rp-cs-seal-gas-dp", "compressor_station", "replay/cs_seal_gas_dp.csv",
+  ["seal_gas_differential_pressure", "shaft_vibration"],
+  [(0, 120, 30), (5, 45, 30), (10, 50, 30), (12, 48, 30), (22, 40, 30), (22.5, 40, 30), (30, 50, 30), (35, 80, 100),
+   (40, 80.1, 100.5), (45, 120, 75), (60, 120, 30), (600, 120, 30)]),
 ]
 
 def valid_state(dom, st):
