@@ -22,7 +22,8 @@ from rulec.compiler.units import Unit, match_unit_phrase
 
 _TOKEN = re.compile(
     r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
-    r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
+    r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,])|\d+)"
+    r"(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
     r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
     r"|(?P<word>[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
     r"|(?P<punct>[,;:()\[\]])"
@@ -97,6 +98,8 @@ _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("or", "below"), "<="), (("or", "under"), "<="), (("and", "below"), "<="),
     (("and", "under"), "<="), (("or", "younger"), "<="), (("or", "shorter"), "<="),
     (("or", "larger"), ">="), (("and", "larger"), ">="), (("or", "bigger"), ">="),
+    (("or", "warmer"), ">="), (("or", "hotter"), ">="), (("and", "warmer"), ">="),
+    (("or", "colder"), "<="), (("or", "cooler"), "<="), (("and", "colder"), "<="),
     (("or", "smaller"), "<="), (("and", "smaller"), "<="),
     # only after zero: "0 % or negative" is at or below zero
     (("or", "negative"), "<="), (("or", "positive"), ">="),
@@ -244,7 +247,11 @@ def _number_word_position(tokens: list[Token]) -> bool:
 
 
 def parse_decimal(text: str) -> Decimal:
-    return Decimal(text.replace(",", "").replace("−", "-"))
+    """A number as written: thousands parted by commas or spaces ("9 550"), a Unicode minus."""
+    return Decimal(_THOUSANDS.sub("", text).replace("−", "-"))
+
+
+_THOUSANDS = re.compile(r"[, \u00a0\u202f\u2009]")
 
 
 def _skip_dual_unit(text: str, pos: int) -> int:
@@ -269,11 +276,14 @@ def parse_condition(
     resolve: Callable[[str], tuple[str, str] | None],
     resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None = None,
     trailing_action: bool = False,
+    known: Callable[[str], bool] | None = None,
 ) -> ParsedCondition:
     """Parse a condition text; `resolve(phrase)` maps words to (parameter, label).
 
     `trailing_action`: the text goes on with the action after the last comparison
-    ("Patients with X above N require ..."), so words there are not condition."""
+    ("Patients with X above N require ..."), so words there are not condition.
+    `known(phrase)`: whether the words are a parameter's alias word for word; with it,
+    "the symmetry or the flatness is greater than 3 %" compares both parameters."""
     read_tokens, read_duration, read_consumed, found = _read_comparisons(text)
     # Copies of what the steps below fill in or might change; tokens are only read.
     tokens = list(read_tokens)
@@ -285,6 +295,8 @@ def parse_condition(
     _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)
     if any(a.param is None for a in atoms):
         return ParsedCondition(None, atoms, duration, problems=problems)
+    if known is not None:
+        atoms = _shared_comparisons(tokens, atoms, resolve, known)
     requirement = all(a.requirement for a in atoms)
     if not requirement and any(a.requirement for a in atoms):
         # Context comparisons plus a requirement: fires when the context holds and the
@@ -388,6 +400,8 @@ def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
             (["lasting", "more", "than"], False), (["lasting", "longer", "than"], False),
             (["lasting", "over"], False), (["lasting", "at", "least"], True),
             (["for", "over"], False), (["for", "in", "excess", "of"], False),
+            (["during", "more", "than"], False), (["during", "over"], False),
+            (["during", "at", "least"], True),
             (["for", "at", "least"], True), (["for", "a", "minimum", "of"], True),
             (["for", "a", "period", "exceeding"], False),
             (["period", "of", "more", "than"], False), (["period", "longer", "than"], False),
@@ -481,6 +495,12 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
         (["within", "the", "range", "of"], "between"), (["within", "the", "range"], "between"),
         (["in", "the", "band"], "between"), (["within", "the", "band"], "between"),
         (["outside", "the", "band"], "outside"),
+        (["outside", "the", "tolerance", "of"], "outside"),
+        (["outside", "the", "tolerance"], "outside"),
+        (["outside", "the", "limits", "of"], "outside"),
+        (["outside", "the", "band", "of"], "outside"),
+        (["within", "the", "tolerance", "of"], "between"),
+        (["within", "the", "limits", "of"], "between"),
         (["between"], "between"), (["within"], "between"), (["from"], "between"),
         (["range", "of"], "between"),
     ):
@@ -512,8 +532,11 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
     postfix: tuple[int, int, str] | None = None  # (place in _POSTFIX_OPS, length, op)
     for n, table in _POSTFIX_BY_LENGTH:
         after = i + 1 + n
-        if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than"):
-            continue  # "80 °C or below 5 °C" is a second comparison, not "80 or below"
+        if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than" or (
+                after + 1 < len(tokens) and words[after + 1] == "than")):
+            # "80 °C or below 5 °C", "-5 % or more positive than +5 %": a second
+            # comparison, not "80 or below"
+            continue
         found = table.get(tuple(words[i + 1:after]))
         if found is not None and (postfix is None or found[0] < postfix[0]):
             postfix = (found[0], n, found[1])
@@ -599,6 +622,47 @@ def _is_modal(words: list[str], k: int) -> bool:
     if word == "may":  # "may not exceed": a prohibition; "may exceed" says nothing
         return k + 1 < len(words) and words[k + 1] == "not"
     return word in _MODALS
+
+
+_DETERMINERS = ("the", "a", "an", "its", "their", "any")
+
+
+def _shared_comparisons(
+    tokens: list[Token],
+    atoms: list[FoundAtom],
+    resolve: Callable[[str], tuple[str, str] | None],
+    known: Callable[[str], bool],
+) -> list[FoundAtom]:
+    """`the beam symmetry or the beam flatness is greater than 3 %`: a parameter named
+    just before another's name, joined by or/and, shares its comparison.  Only a name
+    that is an alias word for word counts ("the pressure drops or ..." is no name)."""
+    out: list[FoundAtom] = []
+    for n, atom in enumerate(atoms):
+        start = _phrase_start(tokens, atoms, n)
+        joint = start - 1
+        lower = atoms[n - 1].last + 1 if n > 0 else 0
+        if joint <= lower or tokens[joint].low not in ("or", "and"):
+            out.append(atom)
+            continue
+        k = joint
+        while k > lower and tokens[k - 1].kind == "word" and (
+                tokens[k - 1].low in _DETERMINERS or (tokens[k - 1].low not in _CONNECTIVES
+                                                      and tokens[k - 1].low not in _VERB_GAP)):
+            k -= 1
+        words = [t.text for t in tokens[k:joint]]
+        while words and words[0].lower() in _DETERMINERS:
+            words.pop(0)
+        name = " ".join(words)
+        resolved = resolve(name) if name and known(name) else None
+        if resolved is not None and resolved[0] != atom.param and (
+                k == 0 or tokens[k - 1].kind == "punct" or tokens[k - 1].low in (
+                    "if", "when", "whenever", "while", "once", "either", "both", "or", "and")):
+            shared = _copied(atom)
+            shared.first, shared.last = joint, joint - 1  # its name ends at the joint
+            shared.param, shared.label, shared.phrase = resolved[0], resolved[1], name
+            out.append(shared)
+        out.append(atom)
+    return out
 
 
 def _required_purpose(words: list[str]) -> bool:
@@ -736,8 +800,14 @@ def _structure(tokens: list[Token], atoms: list[FoundAtom]) -> list[object]:
     items: list[object] = [atoms[0]]
     open_either = False
     open_unless = 0
+    listed: list[int] = []  # places of "and" read from a bare comma, in a run of them
     for n in range(1, len(atoms)):
         between = [t.low for t in tokens[atoms[n - 1].last + 1:_phrase_start(tokens, atoms, n)]]
+        if between in (["or"], [",", "or"]) and listed and not open_either:
+            # "when A, B or C": the commas of a list part its items as its last word does
+            for place in listed:
+                items[place] = "or"
+        listed = listed + [len(items)] if between == [","] and not open_either else []
         if "unless" in between or "except" in between:
             if open_either:
                 items.append(")")

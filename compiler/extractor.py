@@ -35,7 +35,8 @@ _LEADING_CONDITIONAL = re.compile(
 )
 _MID_CONDITIONAL = re.compile(
     r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|as long as|in case(?: of)?|"
-    r"in the event (?:that|of)|upon)\s+",
+    r"in the event (?:that|of)|upon|at any time|any time|every time|each time|"
+    r"should(?=\s+(?:the|a|an|any|its|this|either)\b))\s+",
     re.IGNORECASE,
 )
 # Where an order applies, said before it without a number: "In the incident section, ...".
@@ -68,6 +69,7 @@ _RULE_WORDS = re.compile(
     r"\b(must|shall|should|require[sd]?|needs? to|has to|have to|not (?:be )?(?:eligible|"
     r"permitted|allowed|permissible)|impermissible|prohibited|forbidden|do not|don't|never|"
     r"cannot|can't|may not|may at (?:most|least)|"
+    r"(?:nobody|no one|no-one|no person|no personnel)\s+(?:may|is allowed to|is permitted to)|"
     r"is to|are to|is not to|are not to|is limited|are limited|maximum|minimum|limit|avoid)\b"
     # "max." / "min." as limits, not the minute of "mL/min", "5 min" or "per min"
     r"|(?<![/\d])(?<!\d )(?<!per )\b(?:max|min)\b\.?",
@@ -112,7 +114,8 @@ _LABELLED_LIMIT = re.compile(
 _ORDER_FIRST = re.compile(
     r"^(?:report|notify|inform|call|page|alert|escalate|reject|discard|quarantine|isolate|"
     r"segregate|flag|record|log|repeat|retest|investigate|recheck|evacuate|withdraw|"
-    r"replace|remove|return|stop|switch off|shut down|disconnect)\b", re.IGNORECASE)
+    r"replace|remove|return|stop|switch off|shut down|disconnect|ask|request|instruct)\b",
+    re.IGNORECASE)
 # An order allowed only under a condition applies when the condition fails: "may only be
 # applied when ...", "Only release a batch when ...".
 _ONLY = re.compile(r"(?:^only\b|\b(?:may|can|shall|must|should|is to|are to)\s+only\b)",
@@ -202,10 +205,11 @@ _CONSEQUENCE = re.compile(
     r"(?:cannot|won't|can't)\s+(?:start|run|open|begin|proceed|restart|be started)\b|"
     r"(?:is|are)\s+(?:alarmed|annunciated)\b|"
     r"(?:is|are)\s+(?:considered\s+|regarded as\s+|treated as\s+|"
-    r"(?:signall?ed|flagged|annunciated|reported|classified|handled)\s+as\s+)?(?:an?\s+)?"
+    r"(?:signall?ed|flagged|annunciated|reported|classified|handled|logged|recorded|counted|"
+    r"registered)\s+as\s+)?(?:an?\s+)?"
     r"(?:critical|dangerous|hazardous|unsafe|abnormal|unacceptable|not acceptable|"
     r"out of (?:spec\w*|tolerance|limits?)|"
-    r"(?:[\w-]+\s+)?(?:alarm|fault|failure|emergency|warning|trip|hazard)\b))",
+    r"(?:[\w-]+\s+){0,2}(?:alarm|fault|failure|emergency|warning|trip|hazard)s?\b))",
     re.IGNORECASE)
 _WARNING_WORDS = re.compile(
     r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
@@ -288,8 +292,9 @@ def extract(
             continue
         if st.kind == "title" and not _conditional_title(st.text):
             continue
+        following = _following_step(statements, index)
         for part in _compound_parts(st, params, used_ids):
-            _extract_statement(part, params, out, used_ids, list_titles.get(index))
+            _extract_statement(part, params, out, used_ids, list_titles.get(index), following)
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -501,10 +506,25 @@ def _without_tag_brackets(body: str, params: ParameterTable) -> str:
     return _TAG_BRACKET.sub(drop, body)
 
 
+def _following_step(statements: list[Statement], index: int) -> str:
+    """What a statement ending in a colon leads into: the text of the next statement when
+    that is a list item ("● IF CAB ALT ABOVE 14 000 FT:" / "- PAX OXY MASKS .... MAN ON"),
+    with its dotted leaders read as a colon; "" otherwise."""
+    st = statements[index]
+    if not st.text.rstrip().endswith(":") or index + 1 >= len(statements):
+        return ""
+    step = statements[index + 1]
+    if step.kind != "item" or step.file != st.file:
+        return ""
+    return _LEADER.sub(": ", _clean(step.text)).strip(" .")
+
+
 def _extract_statement(
     st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
-    list_title: str | None = None,
+    list_title: str | None = None, following: str = "",
 ) -> None:
+    """The rule one statement says, if any; `following`: the list item after a statement
+    that ends in a colon, the action of a condition said alone ("IF ... ABOVE N:")."""
     req_id, severity_word, body = _statement_body(st.parse_text or st.text)
     if "(" in body:
         body = _without_tag_brackets(body, params)
@@ -531,7 +551,7 @@ def _extract_statement(
         return
     kind, cond_text, action, subject_mode = shape
     parsed = parse_condition(cond_text, params.resolve, _by_unit(params),
-                             trailing_action=subject_mode)
+                             trailing_action=subject_mode, known=params.knows)
     if parsed.condition is not None and kind == "if_not":
         parsed.condition, kind = Not(parsed.condition), "if_then"
     elif parsed.condition is not None and kind == "keep":
@@ -577,6 +597,8 @@ def _extract_statement(
         kind, action = "constraint", body
     if kind == "constraint" and not action:
         action = body
+    if not action and following and kind == "if_then" and not subject_mode:
+        action = following
     if not action:
         out.problems.append(Problem(st.file, st.line, "no action found", st.text))
         return

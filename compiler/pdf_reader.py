@@ -34,7 +34,7 @@ from rulec.runtime.errors import DocumentError
 
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$", re.IGNORECASE)
-_LIST_START = re.compile(r"^\s*(?:[-*+•–]\s|\d{1,3}[.)]\s|[a-z]\)\s|step\s+\d)",
+_LIST_START = re.compile(r"^\s*(?:[-*+•●○■□▪◦‣►–]\s|\d{1,3}[.)]\s|[a-z]\)\s|step\s+\d)",
                          re.IGNORECASE)
 _BOLD = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 COLUMN_GAP_EM = 1.0  # a gap this many font sizes wide separates table cells

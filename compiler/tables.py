@@ -38,6 +38,10 @@ _RANGE = re.compile(
     rf"(?:-|–|—|to|and|\.\.\.?|…)\s*(?P<hi>{_NUM})\s*(?P<unit>.*?)\s*$",
     re.IGNORECASE,
 )
+# A cell that is a comparison: "≥ 25 ppm", "above 5 bar", "150 ppm or more"
+_COMPARISON_CELL = re.compile(
+    rf"^(?:(?:{_QUALIFIER})\s*(?:{_NUM})|(?:{_NUM})\s*[^\d\s]*\s*(?:or|and)\s+(?:more|less|"
+    r"higher|lower|above|below|greater|over|under|colder|warmer)\b)", re.IGNORECASE)
 _PAREN = re.compile(r"\s*[(\[]([^()\[\]]{1,16})[)\]]\s*")
 _PIPE = re.compile(r"(?<!\\)\|")
 _SPACED_PIPE = re.compile(r"\s\|\s")
@@ -283,6 +287,9 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
             return (f"{lead}If {_lower_first(cond)}, {_lower_first(action)}.",)
     if not cells or name_col >= len(cells):
         return ()
+    staged = _staged_row(header, role_of, cells)
+    if staged:
+        return (staged,)
     triggered = _triggered_row(role_of, cells, name_col)
     if triggered:
         return (triggered,)
@@ -330,6 +337,27 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
         verb = "must stay below" if hi.strict else "must not exceed"
         out.append(f"{subject} {verb} {hi.value}.")
     return tuple(out)
+
+
+def _staged_row(header: Sequence[str], role_of: Sequence[str], cells: Sequence[str]) -> str:
+    """A row of staged responses (``| 2 – Alarm | 150 ppm or more | Horns sound | Call the
+    team |`` under ``| Stage | NH3 concentration | Automatic response | Operator response |``):
+    the column named by a quantity holds the comparison, the response columns the action.
+    "" when the row is not one."""
+    if "action" not in role_of or "condition" in role_of:
+        return ""
+    column = next((j for j, role in enumerate(role_of) if role in ("", "name")
+                   and j < len(cells) and header[j].strip()
+                   and _COMPARISON_CELL.match(cells[j].strip())), None)
+    actions = [cells[j].strip().rstrip(".") for j, role in enumerate(role_of)
+               if role == "action" and j < len(cells) and cells[j].strip().lower() not in _EMPTY]
+    if column is None or not actions:
+        return ""
+    tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
+    lead = f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
+    subject = _lower_first(_name_and_unit(header[column])[0])
+    return (f"{lead}If {subject} is {cells[column].strip().rstrip('.')}, "
+            f"{'; '.join(_lower_first(a) for a in actions)}.")
 
 
 def _triggered_row(role_of: Sequence[str], cells: Sequence[str], name_col: int) -> str:

@@ -1051,3 +1051,75 @@ def test_cause_and_effect_fields() -> None:
     # fields without a cause are no rule of this kind
     text = "Note: the oil temperature was 60 °C. Reset: control room\n"
     assert extract(split_statements(text, "m.txt"), PARAMS).rules == []
+
+
+def test_spaces_as_thousands_separators() -> None:
+    got = one("The warning is triggered when the speed exceeds 9 550 rpm.")
+    assert stripped(got["cond"]) == atom("speed", ">", 9550, "rpm")
+    got = one("If the speed is above 1 000 000 rpm, stop.")
+    assert stripped(got["cond"]) == atom("speed", ">", 1000000, "rpm")
+
+
+def test_more_conditional_and_prohibition_forms() -> None:
+    got = one("Each crew member shall use oxygen at any time the oil pressure is above 10 psi.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 10, "psi")
+    got = one("Close the valve and call the engineer should the oil pressure exceed 35 psi.")
+    assert (stripped(got["cond"]), got["action"]) == (
+        atom("pressure", ">", 35, "psi"), "Close the valve and call the engineer")
+    got = one("Nobody may enter the room while the oil temperature is above 20 °C.")
+    assert stripped(got["cond"]) == atom("temp", ">", 20, "degC")
+    got = one("Ask the crew to report any oil temperature that is not between 16 °C and 32 °C.")
+    assert stripped(got["cond"]) == atom("temp", "outside", [16, 32], "degC")
+    got = one("Oil pressure readings above 120 psi are logged as PUMP PRESS faults.")
+    assert stripped(got["cond"]) == atom("pressure", ">", 120, "psi")
+
+
+def test_warmer_colder_during_and_tolerance_forms() -> None:
+    got = one("The valve opens whenever the oil temperature is 2 °C or colder.")
+    assert stripped(got["cond"]) == atom("temp", "<=", 2, "degC")
+    got = one("The interlock inhibits the beam whenever the oil temperature is 45 °C or warmer.")
+    assert stripped(got["cond"]) == atom("temp", ">=", 45, "degC")
+    got = one("The caution is triggered when the oil temperature is above 257 °C during more "
+              "than 55 s.")
+    assert got["duration"] == (55.0, False)
+    got = one("If the humidity is outside the tolerance of -3.0 % to +3.0 %, repeat the test.")
+    assert stripped(got["cond"]) == atom("humidity", "outside", [-3, 3], "percent")
+    got = one("A humidity more negative than -5.0 % or more positive than +5.0 % is an action "
+              "level: stop.")
+    assert stripped(got["cond"]) == {"any": [atom("humidity", "<", -5, "percent"),
+                                             atom("humidity", ">", 5, "percent")]}
+
+
+def test_a_list_of_comparisons_ending_in_or_is_any_of_them() -> None:
+    got = one("Stop the pump when the oil pressure exceeds 200 psi, the oil temperature is above "
+              "90 °C or the speed is higher than 480 rpm.")
+    assert stripped(got["cond"]) == {"any": [atom("pressure", ">", 200, "psi"),
+                                             atom("temp", ">", 90, "degC"),
+                                             atom("speed", ">", 480, "rpm")]}
+    got = one("Stop the pump when the oil pressure exceeds 200 psi, the oil temperature is above "
+              "90 °C and the speed is higher than 480 rpm.")
+    assert "all" in stripped(got["cond"])
+
+
+def test_two_names_sharing_one_comparison() -> None:
+    got = one("Stop the pump if the oil pressure or the humidity is greater than 3.0 %.")
+    assert [c["param"] for c in stripped(got["cond"])["any"]] == ["pressure", "humidity"]
+    got = one("If the oil temperature and the humidity are above 50, stop.")
+    assert [c["param"] for c in stripped(got["cond"])["all"]] == ["temp", "humidity"]
+    # a clause that is no name is still refused
+    text = "If the oil pressure drops or the humidity is greater than 3.0 %, stop.\n"
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert found.rules == [] and found.problems
+    # a name after a number belongs to that number
+    got = one("The oil shall contain at least 19.5 % humidity and not more than 80 °C "
+              "oil temperature.")
+    assert [c["param"] for c in stripped(got["cond"])["not"]["all"]] == ["humidity", "temp"]
+
+
+def test_a_condition_alone_before_a_checklist_item() -> None:
+    text = ("- SIGNS ......... ON\n"
+            "● IF OIL PRESSURE ABOVE 14 000 PSI:\n"
+            "- PAX OXY MASKS ......... MAN ON\n")
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert [(stripped(condition_to_json(r.condition)), r.action) for r in found.rules] == [
+        (atom("pressure", ">", 14000, "psi"), "PAX OXY MASKS: MAN ON")]

@@ -42,9 +42,10 @@ def extract_reading_parse_text(statements: list[Statement],
     original = extractor._extract_statement
 
     def reading(st: Statement, params: ParameterTable, out: Extraction, used: set[str],
-                list_title: str | None = None) -> None:
+                list_title: str | None = None, following: str = "") -> None:
         before = len(out.rules)
-        original(replace(st, text=st.parse_text or st.text), params, out, used, list_title)
+        original(replace(st, text=st.parse_text or st.text), params, out, used, list_title,
+                 following)
         for rule in out.rules[before:]:
             rule.source = extractor._source(st)
 
@@ -246,3 +247,13 @@ def test_an_alarm_table_with_condition_and_response_columns() -> None:
         ("TEMP HIGH: If blood temperature above 39.0 °C, message only.",)]
     assert row_sentences(("Cause", "Effect"), ("oil pressure below 2 bar", "trip")) == (
         "If oil pressure below 2 bar, trip.",)
+
+
+def test_a_staged_response_table() -> None:
+    header = ("Stage", "NH3 concentration", "Automatic response", "Operator response")
+    assert row_sentences(header, ("2 – Alarm", "150 ppm or more", "Horns sound",
+                                  "Call the team")) == (
+        "If NH3 concentration is 150 ppm or more, horns sound; call the team.",)
+    # a descriptive cell in the quantity's column is no stage
+    assert row_sentences(header, ("0", "normal", "None", "None")) != (
+        "If NH3 concentration is normal, none; none.",)

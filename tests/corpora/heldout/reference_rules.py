@@ -1315,6 +1315,171 @@ domain("compressor_station",
         ("enclosure temperature above 200 °C", lambda s: gt(s, "enclosure_temperature", 200), None),
         ("power turbine speed 105 % or more", lambda s: ge(s, "power_turbine_speed", 105), None)])
 
+# ---------------------------------------------------------------- cabin_pressurisation
+# ft text -> m manifest for the cabin altitude (8,000/8,800/9,550/10,000/14,000 ft = 2438.4/2682.24/2910.84/3048/
+# 4267.2 m, exact), psi text -> kPa for the bleed pressure (57/30/12 psi = 393.00117/206.84272/82.73709 kPa, inexact;
+# no query sits closer than 1.1e-3 kPa: cab-61 at 393.0), °C text -> degF for the duct and pack compressor outlet temperatures
+# (88 °C = 190.4 °F; 230/260 °C = 446/500 °F), °C text -> K for the bleed temperature (257/290 °C = 530.15/563.15 K);
+# psi (differential pressure), ft/min (vertical speeds), percent and degC (zone, pack outlet) identical.  "9 550 ft"
+# and "14 000 FT" use a space as the thousands separator (Airbus style).  The LIM section is upper case.
+domain("cabin_pressurisation",
+       {"cabin_altitude": (-600, 12000), "cabin_vertical_speed": (-8000, 8000),
+        "aircraft_vertical_speed": (-8000, 8000), "differential_pressure": (-3, 12),
+        "outflow_valve_position": (0, 100), "pack_outlet_temperature": (-30, 150),
+        "pack_compressor_outlet_temperature": (-40, 600), "duct_temperature": (-40, 300),
+        "zone_temperature": (-20, 60), "bleed_pressure": (0, 700),
+        "bleed_temperature": (F("233.15"), F("723.15"))},
+       [# upper-case "MAXIMUM X: N": X > N
+        ("MAXIMUM POSITIVE DIFFERENTIAL PRESSURE: 9.0 PSI", lambda s: gt(s, "differential_pressure", 9), None),
+        # "must not be lower than N": violated below N
+        ("MUST NOT BE LOWER THAN -1.0 PSI", lambda s: lt(s, "differential_pressure", -1), None),
+        ("MAXIMUM CABIN ALTITUDE IN NORMAL OPERATION: 8,000 FT",
+         lambda s: gt(s, "cabin_altitude", 8000 * FT_M), None),
+        # prohibition "Do not … when X is higher than N": fires when X > N
+        ("DO NOT SELECT RAM AIR ON", lambda s: gt(s, "differential_pressure", 1), None),
+        # "is to remain lower than N": violated at N or more
+        ("IS TO REMAIN LOWER THAN 230 °C", lambda s: ge(s, "pack_compressor_outlet_temperature", C2F(230)), None),
+        # "if A and B, or if C"
+        ("The standby CPC takes over automatically",
+         lambda s: OR(AND(gt(s, "outflow_valve_position", 90), gt(s, "cabin_altitude", 8000 * FT_M)),
+                      gt(s, "cabin_vertical_speed", 3000)), None),
+        # "N or colder": <= N
+        ("pack outlet temperature is 2 °C or colder", lambda s: le(s, "pack_outlet_temperature", 2), None),
+        # "drops under N": < N
+        ("drops under 12 psi", lambda s: lt(s, "bleed_pressure", 12 * PSI_KPA), None),
+        ("cabin altitude exceeds 9 550 ft", lambda s: gt(s, "cabin_altitude", 9550 * FT_M), None),
+        ("below 1.5 psi and the aircraft vertical speed",
+         lambda s: AND(lt(s, "differential_pressure", F("1.5")), lt(s, "aircraft_vertical_speed", -1500)), None),
+        ("pack compressor outlet temperature is above 260 °C",
+         lambda s: OR(gt(s, "pack_compressor_outlet_temperature", C2F(260)), gt(s, "pack_outlet_temperature", 95)), None),
+        ("a duct temperature of 88 °C or more", lambda s: ge(s, "duct_temperature", C2F(88)), None),
+        ("bleed pressure is greater than 57 psi", lambda s: gt(s, "bleed_pressure", 57 * PSI_KPA), None),
+        # "during more than T": the "for more than T" duration
+        ("above 257 °C during more than 55 s", lambda s: gt(s, "bleed_temperature", C2K(257)), 55),
+        ("temperature rises above 290 °C", lambda s: gt(s, "bleed_temperature", C2K(290)), None),
+        ("cabin altitude is 8,800 ft or more", lambda s: ge(s, "cabin_altitude", 8800 * FT_M), None),
+        ("when ΔP exceeds 1.5 psi", lambda s: gt(s, "differential_pressure", F("1.5")), None),
+        ("greater than +1,800 ft/min or less than -1,800 ft/min",
+         lambda s: OR(gt(s, "cabin_vertical_speed", 1800), lt(s, "cabin_vertical_speed", -1800)), None),
+        # "not between A and B": outside A to B
+        ("not between 16 °C and 32 °C", lambda s: outside(s, "zone_temperature", 16, 32), None),
+        # unless: bleed pressure absent / NaN -> no fire
+        ("set the PACK FLOW selector to HI",
+         lambda s: AND(gt(s, "zone_temperature", 27), NOT(lt(s, "bleed_pressure", 30 * PSI_KPA))), None),
+        # QRH condition line "● IF CAB ALT ABOVE 14 000 FT:" (introduces the checklist)
+        ("IF CAB ALT ABOVE 14 000 FT", lambda s: gt(s, "cabin_altitude", 14000 * FT_M), None),
+        # "does not exceed N": X <= N
+        ("does not exceed 5 %",
+         lambda s: AND(le(s, "outflow_valve_position", 5), gt(s, "cabin_altitude", 9550 * FT_M)), None),
+        ("at any time the cabin altitude is above", lambda s: gt(s, "cabin_altitude", 10000 * FT_M), None)])
+
+# ---------------------------------------------------------------- radiotherapy_linac
+# °C text -> degF manifest for the water temperature (38/42/43/45 °C = 100.4/107.6/109.4/113 °F), mA text -> A for the
+# magnetron current (120/100 mA = 0.12/0.1 A), psig text -> kPa for the SF6 pressure (25/35 psig = 172.36893/
+# 241.31651 kPa, inexact; no query sits closer than 1.1e-3 kPa); percent, Gy/min, µA, µSv/h and ° identical.
+# Alias nesting: "room dose rate" contains "dose rate".
+domain("radiotherapy_linac",
+       {"dose_rate": (0, 30), "daily_output_deviation": (-50, 50), "dose_per_mu_deviation": (-50, 50),
+        "beam_symmetry": (0, 20), "beam_flatness": (0, 20), "dose_channel_difference": (0, 20),
+        "magnetron_current": (0, 1), "water_temperature": (32, 160), "sf6_pressure": (0, 500),
+        "ion_pump_current": (0, 1000), "room_dose_rate": (0, 10000), "gantry_angle_deviation": (0, 20),
+        "collimator_angle_deviation": (0, 20)},
+       [# "outside the tolerance of A to B": < A or > B
+        ("is outside the tolerance of -3.0 % to +3.0 %",
+         lambda s: outside(s, "daily_output_deviation", -3, 3), None),
+        # "more negative than A or more positive than B"
+        ("more negative than -5.0 % or more positive than +5.0 %",
+         lambda s: OR(lt(s, "daily_output_deviation", -5), gt(s, "daily_output_deviation", 5)), None),
+        # except: water temperature absent / NaN -> no fire
+        ("Apply a same-day output correction",
+         lambda s: AND(gt(s, "daily_output_deviation", F("1.5")), NOT(lt(s, "water_temperature", C2F(38)))), None),
+        # "must not fall outside A to B": violated outside
+        ("must not fall outside -2.0 % to +2.0 %", lambda s: outside(s, "dose_per_mu_deviation", -2, 2), None),
+        ("lies between 1.0 % and 2.0 % or between -2.0 % and -1.0 %",
+         lambda s: OR(between(s, "dose_per_mu_deviation", 1, 2), between(s, "dose_per_mu_deviation", -2, -1)), None),
+        # coordinated subjects "if A or B is greater than N"
+        ("if the beam symmetry or the beam flatness is greater than 3.0 %",
+         lambda s: OR(gt(s, "beam_symmetry", 3), gt(s, "beam_flatness", 3)), None),
+        ("A beam symmetry from 2.0 % to 3.0 %", lambda s: between(s, "beam_symmetry", 2, 3), None),
+        # "must not be more than N": violated above N
+        ("must not be more than 1.0°", lambda s: gt(s, "gantry_angle_deviation", 1), None),
+        # "larger than N": > N
+        ("collimator angle deviation is larger than", lambda s: gt(s, "collimator_angle_deviation", F("0.5")), None),
+        ("under 5.4 Gy/min or over 6.6 Gy/min",
+         lambda s: OR(lt(s, "dose_rate", F("5.4")), gt(s, "dose_rate", F("6.6"))), None),
+        # "rises to more than N": > N
+        ("dose channel difference rises to more than", lambda s: gt(s, "dose_channel_difference", 2), None),
+        ("Magnetron current readings above 120 mA", lambda s: gt(s, "magnetron_current", F("0.12")), None),
+        ("for as long as the SF6 pressure is lower than 25 psig", lambda s: lt(s, "sf6_pressure", 25 * PSI_KPA), None),
+        # trailing inversion "… should X exceed N"
+        ("should the SF6 pressure exceed", lambda s: gt(s, "sf6_pressure", 35 * PSI_KPA), None),
+        # "has stayed above N for more than T": the "for more than T" duration
+        ("has stayed above 10 µA for more than 5 minutes", lambda s: gt(s, "ion_pump_current", 10), 300),
+        ("An ion pump current of 50 µA or more", lambda s: ge(s, "ion_pump_current", 50), None),
+        # bare "A or B and C" = A or (B and C) ("or separates them")
+        ("Switch the linac to STANDBY",
+         lambda s: OR(gt(s, "ion_pump_current", 20),
+                      AND(gt(s, "water_temperature", C2F(43)), gt(s, "magnetron_current", F("0.1")))), None),
+        # "must be maintained no lower than A and no higher than B": violated when either fails
+        ("no lower than 38 °C and no higher than 42 °C",
+         lambda s: outside(s, "water_temperature", C2F(38), C2F(42)), None),
+        # "N or warmer": >= N
+        ("45 °C or warmer", lambda s: ge(s, "water_temperature", C2F(45)), None),
+        # "Nobody may enter … while C": fires when C holds
+        ("Nobody may enter the treatment room", lambda s: gt(s, "room_dose_rate", 20), None),
+        # "must remain under N": violated at N or more
+        ("must remain under 7.5 µSv/h", lambda s: ge(s, "room_dose_rate", F("7.5")), None)])
+
+# ---------------------------------------------------------------- ammonia_refrigeration
+# psig text -> kPa manifest for the suction pressure (gauge; -6/-5/+2/0 psig = -41.36854/-34.47379/13.78951/0 kPa),
+# psig text -> bar for the discharge pressure (150/185/200 psig = 10.34214/12.75530/13.78951 bar), psid text -> psi
+# manifest for the oil pressure differential (same number), °F text -> degC for the discharge and machinery room
+# temperatures (194/212/230/104 °F = 90/100/110/40 °C, exact); percent, ppm and A identical.  No query sits closer
+# than 1.4e-3 to an inexact psi boundary (nh-07 at -41.37 kPa).  Alias nesting: "low-pressure receiver level" (separator) contains
+# "receiver level" (high-pressure receiver).  The staged ppm response is a markdown table whose condition column names
+# the parameter only in its header ("NH3 concentration"); each row is one rule (tables are not in CONTRACTS.md).
+domain("ammonia_refrigeration",
+       {"suction_pressure": (-101, 1500), "discharge_pressure": (0, 30), "oil_pressure_differential": (0, 150),
+        "discharge_temperature": (-50, 200), "receiver_level": (0, 100), "separator_level": (0, 100),
+        "ammonia_concentration": (0, 100000), "machinery_room_temperature": (-30, 70), "motor_current": (0, 1000)},
+       [# "dips below N": < N (negative gauge pressure)
+        ("dips below -6 psig", lambda s: lt(s, "suction_pressure", -6 * PSI_KPA), None),
+        # "shall be held between A and B": violated outside
+        ("shall be held between -5 psig and +2 psig",
+         lambda s: outside(s, "suction_pressure", -5 * PSI_KPA, 2 * PSI_KPA), None),
+        ("condensing pressure is more than 185 psig", lambda s: gt(s, "discharge_pressure", 185 * PSI_KPA / 100), None),
+        # prohibition "Never … while X is higher than N": fires when X > N
+        ("Never reset the high-pressure cutout", lambda s: gt(s, "discharge_pressure", 150 * PSI_KPA / 100), None),
+        # serial disjunction "A, B or C"
+        ("Stop the high-stage compressor and investigate",
+         lambda s: OR(gt(s, "discharge_pressure", 200 * PSI_KPA / 100), gt(s, "discharge_temperature", 100),
+                      gt(s, "motor_current", 480)), None),
+        # "X lower than N persisting for more than T": the "for more than T" duration; psid = psi differential
+        ("persisting for more than 30 seconds", lambda s: lt(s, "oil_pressure_differential", 20), 30),
+        ("Oil pressure differentials between 20 psid and 30 psid",
+         lambda s: between(s, "oil_pressure_differential", 20, 30), None),
+        ("Discharge temperatures exceeding 194 °F", lambda s: gt(s, "discharge_temperature", 90), None),
+        # "at N and above": >= N
+        ("stops the compressor at 230 °F and above", lambda s: ge(s, "discharge_temperature", 110), None),
+        ("whenever the motor current exceeds 440 A", lambda s: gt(s, "motor_current", 440), None),
+        # imperative constraint "Keep X above A and below B": violated at <= A or >= B
+        ("Keep the receiver level above 15 % and below 80 %",
+         lambda s: OR(le(s, "receiver_level", 15), ge(s, "receiver_level", 80)), None),
+        ("low-pressure receiver level exceeds 75 %", lambda s: gt(s, "separator_level", 75), None),
+        ("A separator level of 85 % or higher", lambda s: ge(s, "separator_level", 85), None),
+        ("separator level is 20 % or less", lambda s: le(s, "separator_level", 20), None),
+        # except: NH3 concentration absent / NaN -> no fire
+        ("Start the standby exhaust fan",
+         lambda s: AND(gt(s, "machinery_room_temperature", 40), NOT(ge(s, "ammonia_concentration", 150))), None),
+        # table rows (condition cell "N ppm or more" under the header "NH3 concentration")
+        ("Amber beacons flash at all machinery room doors", lambda s: ge(s, "ammonia_concentration", 25), None),
+        ("emergency ventilation starts", lambda s: ge(s, "ammonia_concentration", 150), None),
+        ("Site-wide evacuation alarm", lambda s: ge(s, "ammonia_concentration", 300), None),
+        ("Non-explosion-proof electrical equipment", lambda s: ge(s, "ammonia_concentration", 40000), None),
+        ("with a full-face air-purifying respirator", lambda s: gt(s, "ammonia_concentration", 300), None),
+        # prohibition "Do not … while X is below N": fires when X < N
+        ("Do not open an oil drain on the low side", lambda s: lt(s, "suction_pressure", 0), None)])
+
 # ======================================================================= queries
 Q = [
  # aircraft_engine
@@ -3388,6 +3553,261 @@ Q = [
                                   "lube_oil_pressure": 250, "lube_oil_temperature": 321.15,
                                   "seal_gas_differential_pressure": 150, "shaft_vibration": 28, "bearing_temperature": 85,
                                   "gas_concentration": 0, "enclosure_temperature": 60, "power_turbine_speed": 95}),  # normal
+ # cabin_pressurisation (cabin altitude in m: 8,000/8,800/9,550/10,000/14,000 ft = 2438.4/2682.24/2910.84/3048/4267.2;
+ # bleed pressure in kPa: 12/30/57 psi = 82.73709/206.84272/393.00117; duct and pack compressor outlet in degF:
+ # 88/230/260 °C = 190.4/446/500 °F; bleed temperature in K: 257/290 °C = 530.15/563.15)
+ ("cab-01", "cabin_pressurisation", {"cabin_altitude": 2438.4}),               # "about 8,000 ft" in cruise (descriptive)
+ ("cab-02", "cabin_pressurisation", {"cabin_altitude": 2438.5}),
+ ("cab-03", "cabin_pressurisation", {"cabin_altitude": 2682.2}),
+ ("cab-04", "cabin_pressurisation", {"cabin_altitude": 2682.24}),
+ ("cab-05", "cabin_pressurisation", {"cabin_altitude": 2910.84}),
+ ("cab-06", "cabin_pressurisation", {"cabin_altitude": 2910.85}),
+ ("cab-07", "cabin_pressurisation", {"cabin_altitude": 3048}),
+ ("cab-08", "cabin_pressurisation", {"cabin_altitude": 3048.1}),
+ ("cab-09", "cabin_pressurisation", {"cabin_altitude": 4267.2}),
+ ("cab-10", "cabin_pressurisation", {"cabin_altitude": 4267.3}),
+ ("cab-11", "cabin_pressurisation", {"cabin_altitude": 9000}),                 # an ft-sized reading: 9,000 m
+ ("cab-12", "cabin_pressurisation", {"cabin_altitude": 12500}),                # out of range
+ ("cab-13", "cabin_pressurisation", {"cabin_altitude": 609.6}),                # QRH "WHEN 2 000 FT ABOVE THE LANDING FIELD"
+ ("cab-14", "cabin_pressurisation", {"outflow_valve_position": 5, "cabin_altitude": 2911}),
+ ("cab-15", "cabin_pressurisation", {"outflow_valve_position": 5.1, "cabin_altitude": 2911}),
+ ("cab-16", "cabin_pressurisation", {"outflow_valve_position": 0, "cabin_altitude": 2910.84}),
+ ("cab-17", "cabin_pressurisation", {"outflow_valve_position": 3}),            # cabin altitude absent
+ ("cab-18", "cabin_pressurisation", {"outflow_valve_position": 15}),           # typically 10 % to 20 % (descriptive)
+ ("cab-19", "cabin_pressurisation", {"outflow_valve_position": 90, "cabin_altitude": 2500}),
+ ("cab-20", "cabin_pressurisation", {"outflow_valve_position": 90.5, "cabin_altitude": 2500}),
+ ("cab-21", "cabin_pressurisation", {"outflow_valve_position": 95, "cabin_altitude": 2438.4}),
+ ("cab-22", "cabin_pressurisation", {"cabin_vertical_speed": 3000}),
+ ("cab-23", "cabin_pressurisation", {"cabin_vertical_speed": 3000.5}),
+ ("cab-24", "cabin_pressurisation", {"cabin_vertical_speed": 3100, "outflow_valve_position": "nan",
+                                    "cabin_altitude": "nan"}),
+ ("cab-25", "cabin_pressurisation", {"cabin_vertical_speed": 1800}),
+ ("cab-26", "cabin_pressurisation", {"cabin_vertical_speed": 1801}),
+ ("cab-27", "cabin_pressurisation", {"cabin_vertical_speed": -1800}),
+ ("cab-28", "cabin_pressurisation", {"cabin_vertical_speed": -1800.5}),
+ ("cab-29", "cabin_pressurisation", {"cabin_vertical_speed": 500}),            # typical climb rate / QRH target
+ ("cab-30", "cabin_pressurisation", {"cabin_vertical_speed": -300}),           # typical descent rate / QRH target
+ ("cab-31", "cabin_pressurisation", {"differential_pressure": 9.0}),
+ ("cab-32", "cabin_pressurisation", {"differential_pressure": 9.05}),
+ ("cab-33", "cabin_pressurisation", {"differential_pressure": 8.6}),           # safety valve setting (descriptive)
+ ("cab-34", "cabin_pressurisation", {"differential_pressure": 8.3}),           # cruise at FL 410 (descriptive)
+ ("cab-35", "cabin_pressurisation", {"differential_pressure": 1.0}),
+ ("cab-36", "cabin_pressurisation", {"differential_pressure": 1.01}),
+ ("cab-37", "cabin_pressurisation", {"differential_pressure": 1.5}),
+ ("cab-38", "cabin_pressurisation", {"differential_pressure": 1.51}),
+ ("cab-39", "cabin_pressurisation", {"differential_pressure": 0.1}),           # pre-pressurization (descriptive)
+ ("cab-40", "cabin_pressurisation", {"differential_pressure": -0.5}),          # negative relief setting (descriptive)
+ ("cab-41", "cabin_pressurisation", {"differential_pressure": -1.0}),
+ ("cab-42", "cabin_pressurisation", {"differential_pressure": -1.1}),
+ ("cab-43", "cabin_pressurisation", {"differential_pressure": 1.4, "aircraft_vertical_speed": -1600}),
+ ("cab-44", "cabin_pressurisation", {"differential_pressure": 1.4, "aircraft_vertical_speed": -1500}),
+ ("cab-45", "cabin_pressurisation", {"differential_pressure": 1.8, "aircraft_vertical_speed": -2000}),   # history 2.0 psi
+ ("cab-46", "cabin_pressurisation", {"differential_pressure": 0.5, "aircraft_vertical_speed": -2500}),
+ ("cab-47", "cabin_pressurisation", {"differential_pressure": "nan", "aircraft_vertical_speed": -2500,
+                                    "cabin_vertical_speed": -2500}),
+ ("cab-48", "cabin_pressurisation", {"pack_compressor_outlet_temperature": 445.9}),
+ ("cab-49", "cabin_pressurisation", {"pack_compressor_outlet_temperature": 446}),
+ ("cab-50", "cabin_pressurisation", {"pack_compressor_outlet_temperature": 500}),
+ ("cab-51", "cabin_pressurisation", {"pack_compressor_outlet_temperature": 500.5, "pack_outlet_temperature": "nan"}),
+ ("cab-52", "cabin_pressurisation", {"pack_compressor_outlet_temperature": 230}),   # a °C-sized reading: 230 °F
+ ("cab-53", "cabin_pressurisation", {"pack_outlet_temperature": 95}),
+ ("cab-54", "cabin_pressurisation", {"pack_outlet_temperature": 95.5}),
+ ("cab-55", "cabin_pressurisation", {"pack_outlet_temperature": 2}),
+ ("cab-56", "cabin_pressurisation", {"pack_outlet_temperature": 2.1}),
+ ("cab-57", "cabin_pressurisation", {"pack_outlet_temperature": -5}),
+ ("cab-58", "cabin_pressurisation", {"duct_temperature": 190.4}),
+ ("cab-59", "cabin_pressurisation", {"duct_temperature": 190.3}),
+ ("cab-60", "cabin_pressurisation", {"duct_temperature": 88}),                 # a °C-sized reading: 88 °F
+ ("cab-61", "cabin_pressurisation", {"bleed_pressure": 393.0}),
+ ("cab-62", "cabin_pressurisation", {"bleed_pressure": 393.01}),
+ ("cab-63", "cabin_pressurisation", {"bleed_pressure": 82.74}),
+ ("cab-64", "cabin_pressurisation", {"bleed_pressure": 82.73}),
+ ("cab-65", "cabin_pressurisation", {"bleed_pressure": 57}),                   # a psi-sized reading: 57 kPa
+ ("cab-66", "cabin_pressurisation", {"bleed_pressure": 310.26, "bleed_temperature": 473.15}),   # regulated (descriptive)
+ ("cab-67", "cabin_pressurisation", {"bleed_temperature": 540}),               # duration rule: never in a query
+ ("cab-68", "cabin_pressurisation", {"bleed_temperature": 563.15}),
+ ("cab-69", "cabin_pressurisation", {"bleed_temperature": 563.2}),
+ ("cab-70", "cabin_pressurisation", {"zone_temperature": 24}),                 # selectable 18 to 30 °C (descriptive)
+ ("cab-71", "cabin_pressurisation", {"zone_temperature": 17}),
+ ("cab-72", "cabin_pressurisation", {"zone_temperature": 16}),
+ ("cab-73", "cabin_pressurisation", {"zone_temperature": 15.9}),
+ ("cab-74", "cabin_pressurisation", {"zone_temperature": 32}),                 # unless-parameter absent
+ ("cab-75", "cabin_pressurisation", {"zone_temperature": 32.1, "bleed_pressure": 300}),
+ ("cab-76", "cabin_pressurisation", {"zone_temperature": 27, "bleed_pressure": 300}),
+ ("cab-77", "cabin_pressurisation", {"zone_temperature": 27.5, "bleed_pressure": 300}),
+ ("cab-78", "cabin_pressurisation", {"zone_temperature": 27.5, "bleed_pressure": 206.84}),
+ ("cab-79", "cabin_pressurisation", {"zone_temperature": 27.5, "bleed_pressure": 206.85}),
+ ("cab-80", "cabin_pressurisation", {"zone_temperature": 28, "bleed_pressure": "nan"}),
+ ("cab-81", "cabin_pressurisation", {"zone_temperature": 28, "bleed_pressure": 50}),
+ ("cab-82", "cabin_pressurisation", {"cabin_altitude": 100, "cabin_vertical_speed": 0, "aircraft_vertical_speed": 0,
+                                    "differential_pressure": 0.0, "outflow_valve_position": 100,
+                                    "pack_outlet_temperature": 10, "pack_compressor_outlet_temperature": 350,
+                                    "duct_temperature": 120, "zone_temperature": 23, "bleed_pressure": 310,
+                                    "bleed_temperature": 473.15}),                                      # on ground, normal
+ # radiotherapy_linac (water temperature in degF: 38/42/43/45 °C = 100.4/107.6/109.4/113 °F; magnetron current in A;
+ # SF6 pressure in kPa: 25/32/35 psig = 172.36893/220.63223/241.31651)
+ ("la-01", "radiotherapy_linac", {"water_temperature": 104}),                 # regulated to 40 °C (descriptive)
+ ("la-02", "radiotherapy_linac", {"water_temperature": 101}),                 # daily check "reads between 39 and 41 °C"
+ ("la-03", "radiotherapy_linac", {"water_temperature": 100.4}),
+ ("la-04", "radiotherapy_linac", {"water_temperature": 100.3}),
+ ("la-05", "radiotherapy_linac", {"water_temperature": 107.6}),
+ ("la-06", "radiotherapy_linac", {"water_temperature": 107.7}),
+ ("la-07", "radiotherapy_linac", {"water_temperature": 112.9}),
+ ("la-08", "radiotherapy_linac", {"water_temperature": 113}),
+ ("la-09", "radiotherapy_linac", {"water_temperature": 40}),                  # a °C-sized reading: 40 °F
+ ("la-10", "radiotherapy_linac", {"daily_output_deviation": 3.0}),
+ ("la-11", "radiotherapy_linac", {"daily_output_deviation": 3.1}),
+ ("la-12", "radiotherapy_linac", {"daily_output_deviation": -3.0}),
+ ("la-13", "radiotherapy_linac", {"daily_output_deviation": -3.1}),
+ ("la-14", "radiotherapy_linac", {"daily_output_deviation": -2.5}),           # history: tolerance was ±2 %
+ ("la-15", "radiotherapy_linac", {"daily_output_deviation": 5.0}),
+ ("la-16", "radiotherapy_linac", {"daily_output_deviation": 5.01}),
+ ("la-17", "radiotherapy_linac", {"daily_output_deviation": -5.0}),
+ ("la-18", "radiotherapy_linac", {"daily_output_deviation": -5.5}),
+ ("la-19", "radiotherapy_linac", {"daily_output_deviation": 1.5, "water_temperature": 104}),
+ ("la-20", "radiotherapy_linac", {"daily_output_deviation": 1.6, "water_temperature": 104}),
+ ("la-21", "radiotherapy_linac", {"daily_output_deviation": 1.6, "water_temperature": 100.3}),
+ ("la-22", "radiotherapy_linac", {"daily_output_deviation": 1.6, "water_temperature": 100.4}),
+ ("la-23", "radiotherapy_linac", {"daily_output_deviation": 1.6, "water_temperature": "nan"}),
+ ("la-24", "radiotherapy_linac", {"daily_output_deviation": 2.0}),            # except-parameter absent
+ ("la-25", "radiotherapy_linac", {"daily_output_deviation": 4, "water_temperature": 104}),
+ ("la-26", "radiotherapy_linac", {"daily_output_deviation": -1.6, "water_temperature": 104}),
+ ("la-27", "radiotherapy_linac", {"dose_per_mu_deviation": 0.9}),
+ ("la-28", "radiotherapy_linac", {"dose_per_mu_deviation": 1.0}),
+ ("la-29", "radiotherapy_linac", {"dose_per_mu_deviation": 2.0}),
+ ("la-30", "radiotherapy_linac", {"dose_per_mu_deviation": 2.1}),
+ ("la-31", "radiotherapy_linac", {"dose_per_mu_deviation": -1.0}),
+ ("la-32", "radiotherapy_linac", {"dose_per_mu_deviation": -2.0}),
+ ("la-33", "radiotherapy_linac", {"dose_per_mu_deviation": -2.05}),
+ ("la-34", "radiotherapy_linac", {"dose_per_mu_deviation": -0.5}),
+ ("la-35", "radiotherapy_linac", {"beam_symmetry": 1.0, "beam_flatness": 1.0}),
+ ("la-36", "radiotherapy_linac", {"beam_symmetry": 2.0}),
+ ("la-37", "radiotherapy_linac", {"beam_symmetry": 3.0}),
+ ("la-38", "radiotherapy_linac", {"beam_symmetry": 3.1}),
+ ("la-39", "radiotherapy_linac", {"beam_flatness": 3.0}),
+ ("la-40", "radiotherapy_linac", {"beam_flatness": 3.05, "beam_symmetry": "nan"}),
+ ("la-41", "radiotherapy_linac", {"beam_symmetry": 1.99, "beam_flatness": 2.5}),
+ ("la-42", "radiotherapy_linac", {"gantry_angle_deviation": 1.0}),
+ ("la-43", "radiotherapy_linac", {"gantry_angle_deviation": 1.1}),
+ ("la-44", "radiotherapy_linac", {"collimator_angle_deviation": 0.5}),
+ ("la-45", "radiotherapy_linac", {"collimator_angle_deviation": 0.6}),
+ ("la-46", "radiotherapy_linac", {"gantry_angle_deviation": 0.6, "collimator_angle_deviation": 0.4}),
+ ("la-47", "radiotherapy_linac", {"dose_rate": 6.0}),                         # nominal dose rate (parenthesis)
+ ("la-48", "radiotherapy_linac", {"dose_rate": 5.4}),
+ ("la-49", "radiotherapy_linac", {"dose_rate": 5.39}),
+ ("la-50", "radiotherapy_linac", {"dose_rate": 6.6}),
+ ("la-51", "radiotherapy_linac", {"dose_rate": 6.61}),
+ ("la-52", "radiotherapy_linac", {"dose_rate": 25}),                          # alias nesting: not the room dose rate
+ ("la-53", "radiotherapy_linac", {"dose_channel_difference": 2.0}),
+ ("la-54", "radiotherapy_linac", {"dose_channel_difference": 2.01}),
+ ("la-55", "radiotherapy_linac", {"magnetron_current": 0.12}),
+ ("la-56", "radiotherapy_linac", {"magnetron_current": 0.121}),
+ ("la-57", "radiotherapy_linac", {"magnetron_current": 120}),                 # an mA-sized reading: out of range
+ ("la-58", "radiotherapy_linac", {"sf6_pressure": 220.63}),                   # filled to about 32 psig (descriptive)
+ ("la-59", "radiotherapy_linac", {"sf6_pressure": 172.37}),
+ ("la-60", "radiotherapy_linac", {"sf6_pressure": 172.36}),
+ ("la-61", "radiotherapy_linac", {"sf6_pressure": 241.31}),
+ ("la-62", "radiotherapy_linac", {"sf6_pressure": 241.32}),
+ ("la-63", "radiotherapy_linac", {"sf6_pressure": 32}),                       # a psig-sized reading: 32 kPa
+ ("la-64", "radiotherapy_linac", {"ion_pump_current": 0.5}),                  # "below 1 µA" (descriptive)
+ ("la-65", "radiotherapy_linac", {"ion_pump_current": 15}),                   # duration rule: never in a query
+ ("la-66", "radiotherapy_linac", {"ion_pump_current": 20}),
+ ("la-67", "radiotherapy_linac", {"ion_pump_current": 20.5}),
+ ("la-68", "radiotherapy_linac", {"ion_pump_current": 49.9}),
+ ("la-69", "radiotherapy_linac", {"ion_pump_current": 50}),
+ ("la-70", "radiotherapy_linac", {"water_temperature": 109.5, "magnetron_current": 0.101}),
+ ("la-71", "radiotherapy_linac", {"water_temperature": 109.4, "magnetron_current": 0.11}),
+ ("la-72", "radiotherapy_linac", {"water_temperature": 110, "magnetron_current": 0.1}),
+ ("la-73", "radiotherapy_linac", {"water_temperature": 110}),
+ ("la-74", "radiotherapy_linac", {"water_temperature": 110, "magnetron_current": 0.11, "ion_pump_current": "nan"}),
+ ("la-75", "radiotherapy_linac", {"ion_pump_current": 25, "water_temperature": "nan", "magnetron_current": "nan"}),
+ ("la-76", "radiotherapy_linac", {"ion_pump_current": 5, "water_temperature": 104, "magnetron_current": 0.11}),
+ ("la-77", "radiotherapy_linac", {"room_dose_rate": 0.1}),                    # background (descriptive)
+ ("la-78", "radiotherapy_linac", {"room_dose_rate": 7.4}),
+ ("la-79", "radiotherapy_linac", {"room_dose_rate": 7.5}),
+ ("la-80", "radiotherapy_linac", {"room_dose_rate": 20}),                     # alarm set point (descriptive)
+ ("la-81", "radiotherapy_linac", {"room_dose_rate": 20.5}),
+ ("la-82", "radiotherapy_linac", {"room_dose_rate": 6.0}),                    # alias nesting: not the dose rate
+ ("la-83", "radiotherapy_linac", {"dose_rate": 6.0, "daily_output_deviation": 0.4, "dose_per_mu_deviation": 0.3,
+                                  "beam_symmetry": 0.8, "beam_flatness": 1.2, "dose_channel_difference": 0.3,
+                                  "magnetron_current": 0.09, "water_temperature": 104, "sf6_pressure": 220.6,
+                                  "ion_pump_current": 0.5, "room_dose_rate": 0.1, "gantry_angle_deviation": 0.2,
+                                  "collimator_angle_deviation": 0.1}),                                 # all normal
+ # ammonia_refrigeration (suction pressure in kPa gauge: -6/-5/+2 psig = -41.36854/-34.47379/13.78951; discharge
+ # pressure in bar gauge: 150/185/200/250 psig = 10.34214/12.75530/13.78951/17.23689; oil in psi; temperatures in degC:
+ # 194/212/230/104 °F = 90/100/110/40 °C)
+ ("nh-01", "ammonia_refrigeration", {"suction_pressure": -29.65}),            # -4.3 psig at -40 °F (descriptive; the oil-drain prohibition holds under vacuum)
+ ("nh-02", "ammonia_refrigeration", {"suction_pressure": 0}),                 # pump-down to 0 psig (procedure)
+ ("nh-03", "ammonia_refrigeration", {"suction_pressure": -0.1}),
+ ("nh-04", "ammonia_refrigeration", {"suction_pressure": -34.47}),
+ ("nh-05", "ammonia_refrigeration", {"suction_pressure": -34.48}),
+ ("nh-06", "ammonia_refrigeration", {"suction_pressure": -41.36}),
+ ("nh-07", "ammonia_refrigeration", {"suction_pressure": -41.37}),
+ ("nh-08", "ammonia_refrigeration", {"suction_pressure": 13.78}),
+ ("nh-09", "ammonia_refrigeration", {"suction_pressure": 13.8}),
+ ("nh-10", "ammonia_refrigeration", {"suction_pressure": -6}),                # a psig-sized reading: -6 kPa
+ ("nh-11", "ammonia_refrigeration", {"suction_pressure": -101}),
+ ("nh-12", "ammonia_refrigeration", {"discharge_pressure": 7.0}),              # winter, near 100 psig (descriptive)
+ ("nh-13", "ammonia_refrigeration", {"discharge_pressure": 10.34}),
+ ("nh-14", "ammonia_refrigeration", {"discharge_pressure": 10.35}),
+ ("nh-15", "ammonia_refrigeration", {"discharge_pressure": 12.75}),
+ ("nh-16", "ammonia_refrigeration", {"discharge_pressure": 12.76}),
+ ("nh-17", "ammonia_refrigeration", {"discharge_pressure": 13.78}),
+ ("nh-18", "ammonia_refrigeration", {"discharge_pressure": 13.8}),
+ ("nh-19", "ammonia_refrigeration", {"discharge_pressure": 17.24}),           # HPCO factory setting 250 psig
+ ("nh-20", "ammonia_refrigeration", {"discharge_pressure": 185}),             # a psig-sized reading: out of range
+ ("nh-21", "ammonia_refrigeration", {"discharge_temperature": 71}),           # normally 150 to 180 °F
+ ("nh-22", "ammonia_refrigeration", {"discharge_temperature": 60}),           # 140 °F: below the typical band
+ ("nh-23", "ammonia_refrigeration", {"discharge_temperature": 90}),
+ ("nh-24", "ammonia_refrigeration", {"discharge_temperature": 90.1}),
+ ("nh-25", "ammonia_refrigeration", {"discharge_temperature": 100}),
+ ("nh-26", "ammonia_refrigeration", {"discharge_temperature": 100.1}),
+ ("nh-27", "ammonia_refrigeration", {"discharge_temperature": 109.9}),
+ ("nh-28", "ammonia_refrigeration", {"discharge_temperature": 110}),
+ ("nh-29", "ammonia_refrigeration", {"discharge_temperature": 194}),          # an °F-sized reading: 194 °C
+ ("nh-30", "ammonia_refrigeration", {"motor_current": 440}),
+ ("nh-31", "ammonia_refrigeration", {"motor_current": 460}),                  # full-load current (descriptive)
+ ("nh-32", "ammonia_refrigeration", {"motor_current": 480}),
+ ("nh-33", "ammonia_refrigeration", {"motor_current": 480.5}),
+ ("nh-34", "ammonia_refrigeration", {"motor_current": 481, "discharge_pressure": "nan", "discharge_temperature": "nan"}),
+ ("nh-35", "ammonia_refrigeration", {"discharge_temperature": 101, "discharge_pressure": 12, "motor_current": 300}),
+ ("nh-36", "ammonia_refrigeration", {"oil_pressure_differential": 50}),       # normally 45 to 55 psid
+ ("nh-37", "ammonia_refrigeration", {"oil_pressure_differential": 30.1}),
+ ("nh-38", "ammonia_refrigeration", {"oil_pressure_differential": 30}),
+ ("nh-39", "ammonia_refrigeration", {"oil_pressure_differential": 20}),
+ ("nh-40", "ammonia_refrigeration", {"oil_pressure_differential": 19.9}),     # duration rule: never in a query
+ ("nh-41", "ammonia_refrigeration", {"receiver_level": 15}),
+ ("nh-42", "ammonia_refrigeration", {"receiver_level": 15.1}),
+ ("nh-43", "ammonia_refrigeration", {"receiver_level": 79.9}),
+ ("nh-44", "ammonia_refrigeration", {"receiver_level": 80}),
+ ("nh-45", "ammonia_refrigeration", {"receiver_level": 90}),                  # alias nesting: not the separator
+ ("nh-46", "ammonia_refrigeration", {"separator_level": 75}),
+ ("nh-47", "ammonia_refrigeration", {"separator_level": 75.5}),
+ ("nh-48", "ammonia_refrigeration", {"separator_level": 84.9}),
+ ("nh-49", "ammonia_refrigeration", {"separator_level": 85}),
+ ("nh-50", "ammonia_refrigeration", {"separator_level": 20}),
+ ("nh-51", "ammonia_refrigeration", {"separator_level": 20.1}),
+ ("nh-52", "ammonia_refrigeration", {"separator_level": 10}),                 # alias nesting: not the receiver
+ ("nh-53", "ammonia_refrigeration", {"ammonia_concentration": 5}),            # smell threshold (descriptive)
+ ("nh-54", "ammonia_refrigeration", {"ammonia_concentration": 24.9}),
+ ("nh-55", "ammonia_refrigeration", {"ammonia_concentration": 25}),
+ ("nh-56", "ammonia_refrigeration", {"ammonia_concentration": 120}),          # history: Stage 2 was 100 ppm
+ ("nh-57", "ammonia_refrigeration", {"ammonia_concentration": 150}),
+ ("nh-58", "ammonia_refrigeration", {"ammonia_concentration": 300}),
+ ("nh-59", "ammonia_refrigeration", {"ammonia_concentration": 300.5}),
+ ("nh-60", "ammonia_refrigeration", {"ammonia_concentration": 39999}),
+ ("nh-61", "ammonia_refrigeration", {"ammonia_concentration": 40000}),
+ ("nh-62", "ammonia_refrigeration", {"machinery_room_temperature": 40, "ammonia_concentration": 0}),
+ ("nh-63", "ammonia_refrigeration", {"machinery_room_temperature": 40.5, "ammonia_concentration": 0}),
+ ("nh-64", "ammonia_refrigeration", {"machinery_room_temperature": 40.5, "ammonia_concentration": 149}),
+ ("nh-65", "ammonia_refrigeration", {"machinery_room_temperature": 40.5, "ammonia_concentration": 150}),
+ ("nh-66", "ammonia_refrigeration", {"machinery_room_temperature": 45}),       # except-parameter absent
+ ("nh-67", "ammonia_refrigeration", {"machinery_room_temperature": 45, "ammonia_concentration": "nan"}),
+ ("nh-68", "ammonia_refrigeration", {"machinery_room_temperature": 104, "ammonia_concentration": 0}),  # out of range
+ ("nh-69", "ammonia_refrigeration", {"suction_pressure": -28, "discharge_pressure": 7.0, "oil_pressure_differential": 50,
+                                     "discharge_temperature": 71, "receiver_level": 50, "separator_level": 50,
+                                     "ammonia_concentration": 0, "machinery_room_temperature": 25,
+                                     "motor_current": 400}),                                            # all normal
 ]
 
 # ======================================================================= replays
@@ -3518,6 +3938,15 @@ R = [
   ["seal_gas_differential_pressure", "shaft_vibration"],
   [(0, 120, 30), (5, 45, 30), (10, 50, 30), (12, 48, 30), (22, 40, 30), (22.5, 40, 30), (30, 50, 30), (35, 80, 100),
    (40, 80.1, 100.5), (45, 120, 75), (60, 120, 30), (600, 120, 30)]),
+ ("rp-cab-bleed-ovht", "cabin_pressurisation", "replay/cab_bleed_ovht.csv", ["bleed_temperature"],
+  [(0, 473.15), (10, 535), (40, 530.15), (50, 540), (105, 541), (105.5, 541), (120, 565), (130, 563.15),
+   (150, 530.15), (160, 531), (200, 500), (600, 473.15)]),
+ ("rp-la-ion-pump", "radiotherapy_linac", "replay/la_ion_pump.csv", ["ion_pump_current"],
+  [(0, 0.8), (60, 12), (200, 10), (250, 15), (550, 15), (551, 15), (600, 50), (650, 49.9), (700, 20), (760, 10),
+   (800, 0.8), (3600, 0.8)]),
+ ("rp-nh-oil-failure", "ammonia_refrigeration", "replay/nh_oil_failure.csv", ["oil_pressure_differential"],
+  [(0, 50), (5, 15), (20, 20), (25, 25), (30, 18), (60, 18), (60.5, 18), (70, 19.9), (80, 20), (90, 30), (95, 30.1),
+   (100, 50), (600, 50)]),
 ]
 
 def valid_state(dom, st):
