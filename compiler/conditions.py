@@ -139,6 +139,9 @@ _VERB_GAP = {
 # Said instead of "never" between a modal and its comparison.
 _NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
                   ("on", "no", "account"))
+# Said instead of "always" between a modal and its comparison.
+_ALWAYS_PHRASES = (("at", "all", "times"), ("at", "any", "time"), ("in", "all", "cases"),
+                   ("under", "all", "conditions"))
 _MODALS = {"must", "shall", "should", "cannot", "need", "needs", "required", "has", "have"}
 _CONNECTIVES = {"and", "or", "while", "with", "whilst", "unless", "except", "but", "either",
                 "if", "when", "whenever", "where", "nor", "both", "plus"}
@@ -633,34 +636,42 @@ def _shared_comparisons(
     resolve: Callable[[str], tuple[str, str] | None],
     known: Callable[[str], bool],
 ) -> list[FoundAtom]:
-    """`the beam symmetry or the beam flatness is greater than 3 %`: a parameter named
-    just before another's name, joined by or/and, shares its comparison.  Only a name
-    that is an alias word for word counts ("the pressure drops or ..." is no name)."""
+    """`the beam symmetry or the beam flatness is greater than 3 %` (also a list, `A, B
+    and C are above N`): parameters named just before another's name share its
+    comparison.  Only names that are aliases word for word count ("the pressure drops or
+    ..." is no name), and the list must start the clause: a word left before it would
+    otherwise go unread."""
     out: list[FoundAtom] = []
     for n, atom in enumerate(atoms):
-        start = _phrase_start(tokens, atoms, n)
-        joint = start - 1
         lower = atoms[n - 1].last + 1 if n > 0 else 0
-        if joint <= lower or tokens[joint].low not in ("or", "and"):
-            out.append(atom)
-            continue
-        k = joint
-        while k > lower and tokens[k - 1].kind == "word" and (
-                tokens[k - 1].low in _DETERMINERS or (tokens[k - 1].low not in _CONNECTIVES
-                                                      and tokens[k - 1].low not in _VERB_GAP)):
-            k -= 1
-        words = [t.text for t in tokens[k:joint]]
-        while words and words[0].lower() in _DETERMINERS:
-            words.pop(0)
-        name = " ".join(words)
-        resolved = resolve(name) if name and known(name) else None
-        if resolved is not None and resolved[0] != atom.param and (
-                k == 0 or tokens[k - 1].kind == "punct" or tokens[k - 1].low in (
-                    "if", "when", "whenever", "while", "once", "either", "both", "or", "and")):
-            shared = _copied(atom)
-            shared.first, shared.last = joint, joint - 1  # its name ends at the joint
-            shared.param, shared.label, shared.phrase = resolved[0], resolved[1], name
-            out.append(shared)
+        joint = _phrase_start(tokens, atoms, n) - 1
+        shared: list[FoundAtom] = []
+        separators: tuple[str, ...] = ("or", "and")
+        while joint > lower and tokens[joint].low in separators:
+            k = joint
+            while k > lower and tokens[k - 1].kind == "word" and (
+                    tokens[k - 1].low in _DETERMINERS or (tokens[k - 1].low not in _CONNECTIVES
+                                                          and tokens[k - 1].low not in _VERB_GAP)):
+                k -= 1
+            words = [t.text for t in tokens[k:joint]]
+            while words and words[0].lower() in _DETERMINERS:
+                words.pop(0)
+            name = " ".join(words)
+            resolved = resolve(name) if name and known(name) else None
+            if resolved is None or resolved[0] == atom.param:
+                shared = []
+                break
+            one = _copied(atom)
+            one.first, one.last = joint, joint - 1  # its name ends at the separator
+            one.param, one.label, one.phrase = resolved[0], resolved[1], name
+            shared.insert(0, one)
+            if k == 0 or tokens[k - 1].low in (
+                    "if", "when", "whenever", "while", "once", "either", "both", "or", "and"):
+                break  # the list starts the clause
+            joint, separators = k - 1, (",",)
+        else:
+            shared = []  # the list does not start the clause
+        out.extend(shared)
         out.append(atom)
     return out
 
@@ -712,6 +723,11 @@ def _name_atoms(
         while True:
             while words and words[-1] in _VERB_GAP:
                 gap.insert(0, words.pop())
+            always = next((len(p) for p in _ALWAYS_PHRASES if tuple(words[-len(p):]) == p), 0)
+            if always:
+                del words[-always:]  # "must at all times be above": always
+                gap.insert(0, "always")
+                continue
             never = next((len(p) for p in _NEVER_PHRASES if tuple(words[-len(p):]) == p), 0)
             if not never:
                 break

@@ -35,8 +35,9 @@ _LEADING_CONDITIONAL = re.compile(
 )
 _MID_CONDITIONAL = re.compile(
     r"(?:,\s*|\s+)\b(?:if|when|whenever|once|as soon as|as long as|in case(?: of)?|"
-    r"in the event (?:that|of)|upon|at any time|any time|every time|each time|"
-    r"should(?=\s+(?:the|a|an|any|its|this|either)\b))\s+",
+    r"in the event (?:that|of)|upon|"
+    r"(?:at any time|any time|every time|each time|should)(?=\s+(?:the|a|an|any|its|this|"
+    r"either)\b))\s+",
     re.IGNORECASE,
 )
 # Where an order applies, said before it without a number: "In the incident section, ...".

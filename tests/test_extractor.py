@@ -1123,3 +1123,16 @@ def test_a_condition_alone_before_a_checklist_item() -> None:
     found = extract(split_statements(text, "m.txt"), PARAMS)
     assert [(stripped(condition_to_json(r.condition)), r.action) for r in found.rules] == [
         (atom("pressure", ">", 14000, "psi"), "PAX OXY MASKS: MAN ON")]
+
+
+def test_a_list_of_names_sharing_one_comparison() -> None:
+    got = one("If the oil pressure, the oil temperature or the speed is above 5, stop.")
+    assert [c["param"] for c in stripped(got["cond"])["any"]] == ["pressure", "temp", "speed"]
+    got = one("If the oil pressure, the oil temperature and the speed are above 5, stop.")
+    assert [c["param"] for c in stripped(got["cond"])["all"]] == ["pressure", "temp", "speed"]
+    # "at any time" opens a condition only before its subject; after a modal it is "always"
+    for sentence in ("The oil pressure must at any time be above 5 psi.",
+                     "The oil pressure shall at all times be kept above 5 psi."):
+        got = one(sentence)
+        assert (got["kind"], stripped(got["cond"])) == (
+            "constraint", {"not": atom("pressure", ">", 5, "psi")}), sentence
