@@ -281,8 +281,7 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
     if "condition" in role_of and "action" in role_of:
         cond = cells[role_of.index("condition")].strip().rstrip(".,;")
         action = cells[role_of.index("action")].strip().rstrip(".")
-        tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
-        lead = f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
+        lead = _row_lead(role_of, cells)
         if cond and action:
             return (f"{lead}If {_lower_first(cond)}, {_lower_first(action)}.",)
     if not cells or name_col >= len(cells):
@@ -339,6 +338,13 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
     return tuple(out)
 
 
+def _row_lead(role_of: Sequence[str], cells: Sequence[str]) -> str:
+    """"TAG: " for a row with a tag (or alarm message) cell, to lead its sentence; ""."""
+    column = role_of.index("tag") if "tag" in role_of else len(cells)
+    tag = cells[column].strip() if column < len(cells) else ""
+    return f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
+
+
 def _staged_row(header: Sequence[str], role_of: Sequence[str], cells: Sequence[str]) -> str:
     """A row of staged responses (``| 2 – Alarm | 150 ppm or more | Horns sound | Call the
     team |`` under ``| Stage | NH3 concentration | Automatic response | Operator response |``):
@@ -353,8 +359,7 @@ def _staged_row(header: Sequence[str], role_of: Sequence[str], cells: Sequence[s
                if role == "action" and j < len(cells) and cells[j].strip().lower() not in _EMPTY]
     if column is None or not actions:
         return ""
-    tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
-    lead = f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
+    lead = _row_lead(role_of, cells)
     subject = _lower_first(_name_and_unit(header[column])[0])
     return (f"{lead}If {subject} is {cells[column].strip().rstrip('.')}, "
             f"{'; '.join(_lower_first(a) for a in actions)}.")
@@ -373,8 +378,7 @@ def _triggered_row(role_of: Sequence[str], cells: Sequence[str], name_col: int) 
         return ""
     above = "below" if bound.upper else "above"
     comparison = f"is {above}" if bound.strict else f"is at or {above}"
-    tag = cells[role_of.index("tag")].strip() if "tag" in role_of else ""
-    lead = f"{tag}: " if tag else ""
+    lead = _row_lead(role_of, cells)
     return f"{lead}If {_lower_first(name)} {comparison} {bound.value}, {_lower_first(function)}."
 
 
