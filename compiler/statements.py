@@ -24,7 +24,8 @@ from rulec.runtime.errors import DocumentError
 SUPPORTED_SUFFIXES = (".txt", ".md", ".markdown")
 
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^(\s*)([-*+•●○■□▪◦‣►])\s+(.*)$")
+_BULLET_MARKS = "-*+•●○■□▪◦‣►"  # in a character class: "-" first
+_BULLET = re.compile(rf"^(\s*)([{_BULLET_MARKS}])\s+(.*)$")
 _DEFINITION = re.compile(r"^\s*:\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
 _STEP = re.compile(r"^(\s*)(step\s+(\d{1,3})\s*[:.)-])\s*(.*)$", re.IGNORECASE)
@@ -37,7 +38,7 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # gas pressure 8 psig or lower -> ..." (cause lists, cause-and-effect charts).  The tag
 # stays in the text: it may be the entry's identifier.
 _TAG_ITEM = re.compile(r"^(\s*)([A-Z]{1,5}(?:-[A-Z]{1,5}){0,2}-?\d{1,5}[A-Z]?)(?:\s{2,}|\t+)(?=\S)")
-_ITEM_START = re.compile(r"\s*(?:[-*+•●○■□▪◦‣►\dA-Z]|[a-z]\)|(?i:s))")
+_ITEM_START = re.compile(rf"\s*(?:[{_BULLET_MARKS}\dA-Z]|[a-z]\)|(?i:s))")
 _MARKUP = re.compile(r"[*_`]+")
 _SENTENCE_BREAK = re.compile(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.")
