@@ -170,7 +170,11 @@ _EXCLUSION_COEXIST = re.compile(
     r"(?P<b>.+?)\W*$|^(?P<a2>.+?)\s+and\s+(?P<b2>.+?)\s+are mutually exclusive\W*$",
     re.IGNORECASE,
 )
-_REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\]?\s*[:.)\-–]?\s+")
+# A requirement id before a statement ("REQ-BMS-010: If ..."), kept as its rule's id.
+# Each part is at most 10 characters, so an id is at most 54 and a "-N" suffix that
+# makes it unique stays inside the schema's 64.
+REQUIREMENT_ID = re.compile(
+    r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]{1,10}){1,4})\]?\s*[:.)\-–]?\s+")
 # A markdown quote's ">" at the start of each of its lines ("> **WARNING:** Never allow
 # ... while the BOG /\n> compressor load is above 50 %"); a ">" before a number compares.
 _QUOTE_MARK = re.compile(r"(?:^|(?<=\s))>\s+(?=[^\d\s+\-−.,])")
@@ -479,7 +483,7 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
     the text (a fuzzing campaign reads the same sentences over and over)."""
     text = _PARENTHETICAL.sub("", _clean(text))
     text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
-    req = _REQ_ID.match(text)
+    req = REQUIREMENT_ID.match(text)
     req_id = None
     if req and _DIGIT.search(req.group("id")):
         req_id, text = req.group("id"), text[req.end():]

@@ -26,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from rulec.compiler.extractor import hashed_id, unique_id
+from rulec.compiler.extractor import REQUIREMENT_ID, hashed_id, unique_id
 from rulec.compiler.parameters import ParameterTable, words_of
 from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not, Rule, rule_from_json
 from rulec.compiler.statements import Statement
@@ -53,7 +53,6 @@ __all__ = [
 # Keys of an answer's rule object that name its statement, and keys the model may not set.
 _REFERENCE_KEYS = ("statement", "quote")
 _OURS = ("id", "source", "schema", "notes")
-_REQ_ID = re.compile(r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]+){1,4})\]?\s*[:.)\-–]?\s+")
 _MARKUP = re.compile(r"(\*\*|__|`|\*(?=\S)|(?<=\S)\*)")
 _THINKING = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)  # reasoning models' preamble
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n(?P<body>.*?)\n?\s*```\s*$", re.DOTALL)
@@ -468,7 +467,7 @@ def statement_rule_id(text: str, prefix: str = "R") -> str:
     """A rule's id from its statement, as docs/rule-objects.md "Ids" specifies (and the
     offline extractor does): a leading requirement id, else prefix + 8 hex digits of the
     SHA-256 of the statement, whitespace folded, lower case."""
-    req = _REQ_ID.match(_MARKUP.sub("", text).strip())
+    req = REQUIREMENT_ID.match(_MARKUP.sub("", text).strip())
     if req and re.search(r"\d", req.group("id")) and prefix == "R":
         return req.group("id")
     return hashed_id(prefix, text)

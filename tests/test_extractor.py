@@ -177,6 +177,19 @@ def test_numbers_in_identifiers_are_not_thresholds() -> None:
     assert not found.rules
 
 
+def test_an_overlong_requirement_id_is_not_a_rule_id() -> None:
+    # A rule id is 1-64 characters; a leading token too long to be a requirement id stays
+    # in the text and the rule takes its hashed id (a suffix for uniqueness still fits).
+    long_id = "REQ-" + "Q" * 60 + "1"
+    text = f"{long_id}: If the temperature exceeds 45 °C, stop charging.\n" * 2
+    found = extract(split_statements(text, "m.txt"), PARAMS)
+    assert [r.id[:2] for r in found.rules] == ["R-", "R-"]
+    assert found.rules[1].id == found.rules[0].id + "-2"
+    found = extract(split_statements("SRS-BMS-0123456789: If the temperature exceeds 45 °C, "
+                                     "stop charging.\n", "m.txt"), PARAMS)
+    assert found.rules[0].id == "SRS-BMS-0123456789"
+
+
 @pytest.mark.parametrize("sentence", [
     "The pack contains 96 cells.",
     "Filters are checked every 12 hours.",

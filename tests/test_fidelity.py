@@ -275,6 +275,8 @@ def test_statement_rule_id_follows_the_documented_rule() -> None:
         "if the egt exceeds 950 °c, stop.")
     assert statement_rule_id("**REQ-BMS-010**: If ...") == "REQ-BMS-010"
     assert statement_rule_id("Title", "P").startswith("P-")
+    overlong = "REQ-" + "A1" * 30 + ": If ..."
+    assert statement_rule_id(overlong).startswith("R-")
 
 
 def test_table_row_is_grounded_in_its_reading_and_keeps_page() -> None:
