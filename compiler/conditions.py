@@ -293,6 +293,9 @@ def parse_condition(
     duration, consumed = copy.copy(read_duration), set(read_consumed)
     atoms = [_copied(atom) for atom in found]
     problems: list[str] = []
+    if duration is not None and duration.seconds < 0:
+        # "for more than -15 s": no time can last that; refused, not read as no duration
+        return ParsedCondition(None, atoms, None, problems=["a duration cannot be negative"])
     if not atoms:
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
     _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)

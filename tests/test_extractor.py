@@ -168,6 +168,18 @@ def test_durations() -> None:
     assert got["duration"] == (5400.0, False)
 
 
+@pytest.mark.parametrize("sentence", [
+    "If the temperature stays above 8 °C for more than -15 s, move the stock.",
+    "If the temperature stays above 8 °C for -5 min or more, move the stock.",
+    "If the temperature stays above 8 °C for at least −2 hours, move the stock.",
+])
+def test_a_negative_duration_is_unreadable(sentence: str) -> None:
+    # No time lasts -15 s: neither a rule without the duration nor a comparison on "for".
+    found = extract(split_statements(sentence + "\n", "m.txt"), PARAMS)
+    assert found.rules == []
+    assert [p.reason for p in found.problems] == ["a duration cannot be negative"]
+
+
 def test_numbers_in_identifiers_are_not_thresholds() -> None:
     found = extract(split_statements("REQ-BMS-001: If the temperature exceeds 45 °C, stop "
                                      "charging.\n", "m.txt"), PARAMS)
