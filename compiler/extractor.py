@@ -173,7 +173,7 @@ _EXCLUSION_COEXIST = re.compile(
 # A requirement id before a statement ("REQ-BMS-010: If ..."), kept as its rule's id.
 # Each part is at most 10 characters, so an id is at most 54 and a "-N" suffix that
 # makes it unique stays inside the schema's 64.
-REQUIREMENT_ID = re.compile(
+_REQUIREMENT_ID = re.compile(
     r"^\s*\[?(?P<id>[A-Z][A-Z0-9]{1,9}(?:[-_.][A-Z0-9]{1,10}){1,4})\]?\s*[:.)\-–]?\s+")
 # A markdown quote's ">" at the start of each of its lines ("> **WARNING:** Never allow
 # ... while the BOG /\n> compressor load is above 50 %"); a ">" before a number compares.
@@ -483,9 +483,9 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
     the text (a fuzzing campaign reads the same sentences over and over)."""
     text = _PARENTHETICAL.sub("", _clean(text))
     text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
-    req = REQUIREMENT_ID.match(text)
+    req = requirement_id(text)
     req_id = None
-    if req and _DIGIT.search(req.group("id")):
+    if req:
         req_id, text = req.group("id"), text[req.end():]
     severity_word = None
     prefix = _SEVERITY_PREFIX.match(text)
@@ -1017,6 +1017,13 @@ def _source(st: Statement) -> dict[str, object]:
     if st.id:
         out["statement"] = st.id
     return out
+
+
+def requirement_id(text: str) -> re.Match[str] | None:
+    """The requirement id leading a statement (`REQ-BMS-010: If ...`; a digit in it, so a
+    capitalised word is none), its `id` group the id and its end where the text goes on."""
+    req = _REQUIREMENT_ID.match(text)
+    return req if req and _DIGIT.search(req.group("id")) else None
 
 
 def hashed_id(prefix: str, text: str) -> str:

@@ -26,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from rulec.compiler.extractor import REQUIREMENT_ID, hashed_id, unique_id
+from rulec.compiler.extractor import hashed_id, requirement_id, unique_id
 from rulec.compiler.parameters import ParameterTable, words_of
 from rulec.compiler.rules import All, AnyOf, Atom, Condition, Not, Rule, rule_from_json
 from rulec.compiler.statements import Statement
@@ -467,7 +467,7 @@ def statement_rule_id(text: str, prefix: str = "R") -> str:
     """A rule's id from its statement, as docs/rule-objects.md "Ids" specifies (and the
     offline extractor does): a leading requirement id, else prefix + 8 hex digits of the
     SHA-256 of the statement, whitespace folded, lower case."""
-    req = REQUIREMENT_ID.match(_MARKUP.sub("", text).strip())
-    if req and re.search(r"\d", req.group("id")) and prefix == "R":
+    req = requirement_id(_MARKUP.sub("", text).strip()) if prefix == "R" else None
+    if req:
         return req.group("id")
     return hashed_id(prefix, text)

@@ -340,8 +340,8 @@ def row_sentences(header: Sequence[str], cells: Sequence[str]) -> tuple[str, ...
 
 def _row_lead(role_of: Sequence[str], cells: Sequence[str]) -> str:
     """"TAG: " for a row with a tag (or alarm message) cell, to lead its sentence; ""."""
-    column = role_of.index("tag") if "tag" in role_of else len(cells)
-    tag = cells[column].strip() if column < len(cells) else ""
+    column = role_of.index("tag") if "tag" in role_of else None
+    tag = cells[column].strip() if column is not None and column < len(cells) else ""
     return f"{tag}: " if tag and tag.lower() not in _EMPTY else ""
 
 
