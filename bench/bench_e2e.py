@@ -50,16 +50,14 @@ from pathlib import Path
 from typing import Any
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.sim import (
-    BITS_PER_BYTE,
-    Outgoing,
+from rulec.firmware_bridge.sim.errors import SimError
+from rulec.firmware_bridge.sim.player import BITS_PER_BYTE, Simulator, percentiles
+from rulec.firmware_bridge.sim.scenario import Outgoing
+from rulec.firmware_bridge.sim.transports import (
     PtyTransport,
-    SimError,
-    Simulator,
     TcpTransport,
     Transport,
     UdpTransport,
-    percentiles,
 )
 
 PROFILE_DIR: Path | None = None  # set by --profile

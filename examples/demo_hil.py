@@ -111,7 +111,7 @@ def main() -> int:
         return 2
     py = sys.executable
     print("\n=== hardware in the loop: rulec-sim -> pty -> rulec-onboard -> advisories ===")
-    sim = Proc("rulec-sim", [py, "-m", "rulec.firmware_bridge.sim_command", str(args.scenario),
+    sim = Proc("rulec-sim", [py, "-m", "rulec.firmware_bridge.sim", str(args.scenario),
                              "--bundle", str(args.bundle), "--speed", str(args.speed),
                              "--json", "--wait-s", "20", "--linger-s", "1", *extra])
     daemon: Proc | None = None

@@ -28,9 +28,8 @@ __all__ = [
     "decode_in_place",
 ]
 
+from rulec.firmware_bridge import native_codec
 from rulec.runtime.errors import RulecError
-
-from . import native_codec
 
 # _CODE[k]: the code byte of a block with k data bytes
 _CODE = [bytes((k + 1,)) for k in range(255)]

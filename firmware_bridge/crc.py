@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from . import native_codec
+from rulec.firmware_bridge import native_codec
 
 __all__ = ["CRC32C_CHECK", "CRC32C_POLY_REFLECTED", "crc32c", "crc32c_bytewise", "crc32c_py"]
 

@@ -24,11 +24,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import TypeAlias
 
+from rulec.firmware_bridge import native_codec
+from rulec.firmware_bridge.cobs import CobsError, cobs_encode_py, cobs_max_encoded, decode_in_place
+from rulec.firmware_bridge.crc import crc32c_py
 from rulec.runtime.errors import RulecError
-
-from . import native_codec
-from .cobs import CobsError, cobs_encode_py, cobs_max_encoded, decode_in_place
-from .crc import crc32c_py
 
 __all__ = [
     "CRC_SIZE",

@@ -4,4 +4,4 @@ Dependency-light on purpose (numpy, msgpack, cffi, pycosat, pyserial); it never
 imports the ground-side compiler.
 """
 
-from .backend import NATIVE as NATIVE  # True when the C containment kernel is in use
+from rulec.runtime.backend import NATIVE as NATIVE  # True when the C containment kernel is in use

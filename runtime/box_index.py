@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .backend import BACKEND, BackendName, load_native, native_error
-from .errors import BundleError, KernelError, StateError
+from rulec.runtime.backend import BACKEND, BackendName, load_native, native_error
+from rulec.runtime.errors import BundleError, KernelError, StateError
 
 IdArray = NDArray[np.int32]
 _INT32 = np.dtype(np.int32)

@@ -23,14 +23,14 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from .backend import BACKEND, BackendName, load_native, native_error
-from .bundle import Bundle
-from .errors import KernelError, StateError
-from .logic_clauses import build_clause_arrays
-from .logic_cone import solve_cone
-from .logic_conflicts import analyse
-from .logic_propagation import CONE, OK, NativeRunner, Run, py_evaluate
-from .logic_result import Conflict, Derivation, LogicResult, build_result
+from rulec.runtime.backend import BACKEND, BackendName, load_native, native_error
+from rulec.runtime.bundle import Bundle
+from rulec.runtime.errors import KernelError, StateError
+from rulec.runtime.logic_clauses import build_clause_arrays
+from rulec.runtime.logic_cone import solve_cone
+from rulec.runtime.logic_conflicts import analyse
+from rulec.runtime.logic_propagation import CONE, OK, NativeRunner, Run, py_evaluate
+from rulec.runtime.logic_result import Conflict, Derivation, LogicResult, build_result
 
 __all__ = ["Conflict", "Derivation", "LogicPath", "LogicResult"]
 

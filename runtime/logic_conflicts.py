@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from .logic_clauses import ClauseArrays
-from .logic_cone import minimal_core, solve_cone
-from .logic_propagation import CONE, OK
-from .logic_result import Conflict, LogicResult, build_result, chain
+from rulec.runtime.logic_clauses import ClauseArrays
+from rulec.runtime.logic_cone import minimal_core, solve_cone
+from rulec.runtime.logic_propagation import CONE, OK
+from rulec.runtime.logic_result import Conflict, LogicResult, build_result, chain
 
 if TYPE_CHECKING:
-    from .logic import LogicPath
+    from rulec.runtime.logic import LogicPath
 
 
 def analyse(path: LogicPath, x: npt.NDArray[np.float64], calls: int) -> LogicResult:

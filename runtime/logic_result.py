@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .logic_clauses import ClauseArrays
-from .logic_cone import Cone, refutation_core
-from .logic_propagation import REASON_FACT
+from rulec.runtime.logic_clauses import ClauseArrays
+from rulec.runtime.logic_cone import Cone, refutation_core
+from rulec.runtime.logic_propagation import REASON_FACT
 
 if TYPE_CHECKING:
-    from .logic import LogicPath
+    from rulec.runtime.logic import LogicPath
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from typing import Any
 
 import serial
 
-from rulec.firmware_bridge.ccsds import parse_ccsds_config
-from rulec.firmware_bridge.links_base import parse_host_port
-from rulec.firmware_bridge.mavlink import parse_mavlink_config
+from rulec.firmware_bridge.links.base import parse_host_port
+from rulec.firmware_bridge.readers.ccsds import parse_ccsds_config
+from rulec.firmware_bridge.readers.mavlink import parse_mavlink_config
 from rulec.runtime.errors import RulecError
 
 INPUT_KEYS = ("serial", "tcp_listen", "udp_listen", "stdin")

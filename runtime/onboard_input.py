@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.ccsds import CcsdsDecoder
 from rulec.firmware_bridge.links import (
     Link,
     SerialLink,
@@ -24,7 +23,8 @@ from rulec.firmware_bridge.links import (
     UdpListenLink,
     parse_host_port,
 )
-from rulec.firmware_bridge.mavlink import MavlinkDecoder
+from rulec.firmware_bridge.readers.ccsds import CcsdsDecoder
+from rulec.firmware_bridge.readers.mavlink import MavlinkDecoder
 from rulec.runtime.engine import Engine
 from rulec.runtime.onboard_config import OnboardConfig, parse_input_mapping
 
@@ -35,7 +35,7 @@ _DECODER_FIELDS = {
     "version_errors": "version",
     "type_errors": "type",
     "oversize": "oversize",
-    "header_errors": "header",  # the standard readers (firmware_bridge/ccsds.py, mavlink.py)
+    "header_errors": "header",  # the standard readers (readers/ccsds.py, mavlink.py)
     "duplicates": "duplicate",
 }
 DECODER_COUNTS = (  # decoder counter -> daemon counter

@@ -1,4 +1,4 @@
-"""CCSDS space packets (rulec.firmware_bridge.ccsds) read from packets that the
+"""CCSDS space packets (rulec.firmware_bridge.readers.ccsds) read from packets that the
 independent ``spacepackets`` library builds: header fields, mapping, time codes, PUS-C
 with CRC, stream resynchronisation, datagrams, and every drop counter."""
 
@@ -20,7 +20,8 @@ from spacepackets.ccsds.spacepacket import (
 from spacepackets.ccsds.time import CdsShortTimestamp
 from spacepackets.ecss.tm import PusTm
 
-from rulec.firmware_bridge.ccsds import (
+from rulec.firmware_bridge.protocol import Frame, MsgType, decode_telemetry
+from rulec.firmware_bridge.readers.ccsds import (
     CcsdsConfigError,
     CcsdsDecoder,
     crc16_ccitt,
@@ -28,7 +29,6 @@ from rulec.firmware_bridge.ccsds import (
     parse_ccsds_config,
     parse_primary_header,
 )
-from rulec.firmware_bridge.protocol import Frame, MsgType, decode_telemetry
 
 FIELDS_100 = [
     {"channel": 0, "type": ">f4", "offset": 0},

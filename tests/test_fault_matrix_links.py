@@ -37,7 +37,7 @@ import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.faults import FaultConfig, FaultInjector
+from rulec.firmware_bridge.sim.faults import FaultConfig, FaultInjector
 from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
 from rulec.runtime.engine import Engine
 from rulec.runtime.onboard import Daemon, EventLog

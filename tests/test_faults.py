@@ -1,4 +1,4 @@
-"""Fault injection (``firmware_bridge/faults.py``): seeded, and every counter equals what
+"""Fault injection (``firmware_bridge/sim/faults.py``): seeded, and every counter equals what
 was actually done to the bytes; a stream with injected faults never makes the frame
 decoder accept a frame that was not sent."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.faults import FaultConfig, FaultCounters, FaultInjector, Injected
+from rulec.firmware_bridge.sim.faults import FaultConfig, FaultCounters, FaultInjector, Injected
 
 
 def frames(n: int, seed: int = 1) -> list[bytes]:

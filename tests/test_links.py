@@ -13,12 +13,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from rulec.firmware_bridge.links_base import Chunk, Link, LinkEvent, parse_host_port
-from rulec.firmware_bridge.links_serial import SerialLink
-from rulec.firmware_bridge.links_sockets import TcpListenLink, UdpListenLink
-from rulec.firmware_bridge.links_stdin import StdinLink
-from rulec.firmware_bridge.links_supervisor import Backoff, LinkSupervisor
-from rulec.firmware_bridge.text_samples import LineSplitter, TextSamples
+from rulec.firmware_bridge.links.base import Chunk, Link, LinkEvent, parse_host_port
+from rulec.firmware_bridge.links.serial import SerialLink
+from rulec.firmware_bridge.links.sockets import TcpListenLink, UdpListenLink
+from rulec.firmware_bridge.links.stdin import StdinLink
+from rulec.firmware_bridge.links.supervisor import Backoff, LinkSupervisor
+from rulec.firmware_bridge.links.text_samples import LineSplitter, TextSamples
 
 
 def read_until(link: Link | LinkSupervisor, want: int, timeout: float = 3.0) -> bytes:

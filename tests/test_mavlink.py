@@ -1,4 +1,4 @@
-"""MAVLink (rulec.firmware_bridge.mavlink) read from frames that pymavlink itself packs:
+"""MAVLink (rulec.firmware_bridge.readers.mavlink) read from frames that pymavlink itself packs:
 NAMED_VALUE_FLOAT and message fields to channels, v1 and v2, corrupt and garbage
 streams, sequence gaps, the daemon over UDP, and pymavlink imported only when chosen."""
 
@@ -20,7 +20,7 @@ from pymavlink.dialects.v20 import common as mavlink2
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.mavlink import (
+from rulec.firmware_bridge.readers.mavlink import (
     MavlinkConfigError,
     MavlinkDecoder,
     parse_mavlink_config,
@@ -182,7 +182,7 @@ def test_pymavlink_is_imported_only_when_chosen() -> None:
         "import sys; import rulec.runtime.onboard_command; "
         "assert 'pymavlink' not in sys.modules; "
         "sys.modules['pymavlink'] = None; "  # as if it were not installed
-        "from rulec.firmware_bridge.mavlink import MavlinkDecoder, parse_mavlink_config; "
+        "from rulec.firmware_bridge.readers.mavlink import MavlinkDecoder, parse_mavlink_config; "
         "MavlinkDecoder(parse_mavlink_config({'named_values': {'x': 0}}))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -19,7 +19,7 @@ from spacepackets.ccsds.spacepacket import PacketType, SpacePacket, SpacePacketH
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.ccsds import crc16_ccitt
+from rulec.firmware_bridge.readers.ccsds import crc16_ccitt
 from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
 from rulec.runtime.engine import Engine
 from rulec.runtime.onboard import Daemon, EventLog

@@ -23,18 +23,18 @@ from typing import Any
 import pytest
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.faults import FaultConfig, FaultInjector, Injected
-from rulec.firmware_bridge.sim import BITS_PER_BYTE, Reply, Simulator, percentiles
-from rulec.firmware_bridge.sim_command import Printer, main
-from rulec.firmware_bridge.sim_errors import SimError
-from rulec.firmware_bridge.sim_scenario import (
+from rulec.firmware_bridge.sim.command import Printer, main
+from rulec.firmware_bridge.sim.errors import SimError
+from rulec.firmware_bridge.sim.faults import FaultConfig, FaultInjector, Injected
+from rulec.firmware_bridge.sim.player import BITS_PER_BYTE, Reply, Simulator, percentiles
+from rulec.firmware_bridge.sim.scenario import (
     ChannelMap,
     Outgoing,
     Scenario,
     load_scenario,
     scenario_frames,
 )
-from rulec.firmware_bridge.sim_transports import (
+from rulec.firmware_bridge.sim.transports import (
     PtyTransport,
     SerialTransport,
     TcpTransport,

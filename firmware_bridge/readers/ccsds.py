@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from .ccsds_config import (
+from rulec.firmware_bridge.protocol import Frame, MsgType, encode_telemetry
+from rulec.firmware_bridge.readers.ccsds_config import (
     CRC_SIZE,
     IDLE_APID,
     MAX_PACKET,
@@ -32,7 +33,6 @@ from .ccsds_config import (
     PacketSpec,
     parse_ccsds_config,
 )
-from .protocol import Frame, MsgType, encode_telemetry
 
 __all__ = [
     "CRC_SIZE", "IDLE_APID", "MAX_PACKET", "PRIMARY_HEADER", "TIME_CODES", "CcsdsConfig",

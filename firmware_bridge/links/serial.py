@@ -13,7 +13,7 @@ import select
 
 import serial
 
-from rulec.firmware_bridge.links_base import DEFAULT_MAX_READ, Chunk, Link, LinkError
+from rulec.firmware_bridge.links.base import DEFAULT_MAX_READ, Chunk, Link, LinkError
 
 __all__ = ["SerialLink"]
 

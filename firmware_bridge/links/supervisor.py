@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rulec.firmware_bridge.links_base import Chunk, Link, LinkError, LinkEvent
+from rulec.firmware_bridge.links.base import Chunk, Link, LinkError, LinkEvent
 
 __all__ = ["Backoff", "LinkSupervisor"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.sim_errors import SimError
+from rulec.firmware_bridge.sim.errors import SimError
 from rulec.runtime.errors import RulecError
 
 __all__ = ["ChannelMap", "Outgoing", "Scenario", "load_scenario", "scenario_frames"]

@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.faults import FaultConfig, FaultInjector
-from rulec.firmware_bridge.sim import Reply, Simulator
-from rulec.firmware_bridge.sim_errors import SimError
-from rulec.firmware_bridge.sim_scenario import ChannelMap, load_scenario, scenario_frames
-from rulec.firmware_bridge.sim_transports import (
+from rulec.firmware_bridge.sim.errors import SimError
+from rulec.firmware_bridge.sim.faults import FaultConfig, FaultInjector
+from rulec.firmware_bridge.sim.player import Reply, Simulator
+from rulec.firmware_bridge.sim.scenario import ChannelMap, load_scenario, scenario_frames
+from rulec.firmware_bridge.sim.transports import (
     PtyTransport,
     SerialTransport,
     TcpTransport,

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import serial
 
-from rulec.firmware_bridge.sim_errors import SimError
+from rulec.firmware_bridge.sim.errors import SimError
 
 __all__ = ["PtyTransport", "SerialTransport", "TcpTransport", "Transport", "UdpTransport"]
 

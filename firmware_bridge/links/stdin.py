@@ -12,7 +12,7 @@ import select
 import sys
 import time
 
-from rulec.firmware_bridge.links_base import DEFAULT_MAX_READ, Chunk, Link, LinkError
+from rulec.firmware_bridge.links.base import DEFAULT_MAX_READ, Chunk, Link, LinkError
 
 __all__ = ["StdinLink"]
 

@@ -13,7 +13,7 @@ import socket
 import time
 from collections.abc import Callable
 
-from rulec.firmware_bridge.links_base import DEFAULT_MAX_READ, Chunk, Link, LinkError
+from rulec.firmware_bridge.links.base import DEFAULT_MAX_READ, Chunk, Link, LinkError
 
 __all__ = ["TcpListenLink", "UdpListenLink"]
 

@@ -12,9 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rulec.firmware_bridge.protocol import MAX_CHANNELS
 from rulec.runtime.errors import RulecError
-
-from .protocol import MAX_CHANNELS
 
 PRIMARY_HEADER = 6
 MAX_PACKET = PRIMARY_HEADER + 65536  # the data length field counts up to 65536 octets

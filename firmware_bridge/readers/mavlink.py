@@ -17,9 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from rulec.firmware_bridge.protocol import MAX_CHANNELS, Frame, MsgType, encode_telemetry
 from rulec.runtime.errors import RulecError
-
-from .protocol import MAX_CHANNELS, Frame, MsgType, encode_telemetry
 
 NAMED_MESSAGES = ("NAMED_VALUE_FLOAT", "NAMED_VALUE_INT")
 TIME_SOURCES = ("receive", "message")

@@ -7,7 +7,7 @@ daemon opens the slave path), a given pty / serial URL, or a TCP / UDP socket on
 127.0.0.1.  It plays at real time, faster (``--speed``) or as fast as possible, paced at
 a baud rate (10 bits per byte: a frame reaches the other side no earlier than a UART at
 that rate would deliver its last byte), and optionally injects faults
-(``firmware_bridge/faults.py``).  It reads what comes back (BUNDLE_INFO, ADVISORY,
+(``firmware_bridge/sim/faults.py``).  It reads what comes back (BUNDLE_INFO, ADVISORY,
 SENSOR_FAULT, HEARTBEAT), prints advisories as they raise and clear with the round-trip
 latency (telemetry frame written -> reply read, matched by timestamp: the daemon stamps
 a reply with the time of the sample that caused it), and ends with one JSON summary.
@@ -15,16 +15,15 @@ a reply with the time of the sample that caused it), and ends with one JSON summ
 One thread: writes are scheduled, and the wait until the next write is spent reading
 replies (``select``), so read times are not skewed by a second thread.
 
-The parts: ``firmware_bridge/sim_scenario.py`` (channel map, scenario, frames),
-``firmware_bridge/sim_transports.py`` (the links), this module (the ``Simulator``: pacing,
-faults, replies and round trips) and ``firmware_bridge/sim_command.py`` (the command
+The parts: ``firmware_bridge/sim/scenario.py`` (channel map, scenario, frames),
+``firmware_bridge/sim/transports.py`` (the links), this module (the ``Simulator``: pacing,
+faults, replies and round trips) and ``firmware_bridge/sim/command.py`` (the command
 line and the printing of replies).
 """
 
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
@@ -32,14 +31,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.faults import FaultInjector
-from rulec.firmware_bridge.sim_errors import SimError
-from rulec.firmware_bridge.sim_scenario import Outgoing
-from rulec.firmware_bridge.sim_transports import (
-    PtyTransport,
-    TcpTransport,
+from rulec.firmware_bridge.sim.errors import SimError
+from rulec.firmware_bridge.sim.faults import FaultInjector
+from rulec.firmware_bridge.sim.scenario import Outgoing
+from rulec.firmware_bridge.sim.transports import (
     Transport,
-    UdpTransport,
 )
 
 __all__ = [
@@ -47,15 +43,6 @@ __all__ = [
     "Reply",
     "Simulator",
     "percentiles",
-    # Re-exported for bench/bench_e2e.py, which imports them from here.
-    "Outgoing",
-    "PtyTransport",
-    "SimError",
-    "TcpTransport",
-    "Transport",
-    "UdpTransport",
-    # The `rulec-sim` command line itself lives in sim_command.py.
-    "main",
 ]
 
 BITS_PER_BYTE = 10  # start + 8 data + stop
@@ -352,13 +339,3 @@ class Simulator:
             "link_events": [[round(t, 3), s] for t, s in self.link_events],
         }
 
-
-def main(argv: list[str] | None = None) -> int:
-    """`rulec-sim` (``sim_command.main``), for callers that know it by its old place."""
-    from rulec.firmware_bridge.sim_command import main as command_main
-
-    return command_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -22,7 +22,7 @@ module only gathers them, so that the daemon takes every link from one place.
 
 from __future__ import annotations
 
-from rulec.firmware_bridge.links_base import (
+from rulec.firmware_bridge.links.base import (
     DEFAULT_HOST,
     DEFAULT_MAX_READ,
     Chunk,
@@ -31,11 +31,11 @@ from rulec.firmware_bridge.links_base import (
     LinkEvent,
     parse_host_port,
 )
-from rulec.firmware_bridge.links_serial import SerialLink
-from rulec.firmware_bridge.links_sockets import TcpListenLink, UdpListenLink
-from rulec.firmware_bridge.links_stdin import StdinLink
-from rulec.firmware_bridge.links_supervisor import Backoff, LinkSupervisor
-from rulec.firmware_bridge.text_samples import LineSplitter, Sample, TextSamples
+from rulec.firmware_bridge.links.serial import SerialLink
+from rulec.firmware_bridge.links.sockets import TcpListenLink, UdpListenLink
+from rulec.firmware_bridge.links.stdin import StdinLink
+from rulec.firmware_bridge.links.supervisor import Backoff, LinkSupervisor
+from rulec.firmware_bridge.links.text_samples import LineSplitter, Sample, TextSamples
 
 __all__ = [
     "DEFAULT_HOST",

@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Callable
 
-from rulec.firmware_bridge.links_base import DEFAULT_MAX_READ
+from rulec.firmware_bridge.links.base import DEFAULT_MAX_READ
 
 __all__ = ["LineSplitter", "Sample", "TextSamples"]
 
