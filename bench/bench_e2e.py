@@ -113,7 +113,7 @@ def build_bundle(work: Path, n_rules: int) -> Path:
     if bundle.is_file():
         return bundle
     from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+    from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 
     write_rules(folder, n_rules)
     started = time.perf_counter()
@@ -155,7 +155,8 @@ def _daemon_child(dump: str, argv: list[str]) -> int:
     line included): what the frame costs the daemon, without the time it waited for
     a CPU on a shared machine.
     """
-    from rulec.runtime import onboard
+    from rulec.runtime.daemon import command
+    from rulec.runtime.daemon import loop as onboard
 
     e2e: list[float] = []
     evals: list[float] = []
@@ -183,8 +184,8 @@ def _daemon_child(dump: str, argv: list[str]) -> int:
     profiler = cProfile.Profile() if profile_to else None
     try:
         if profiler is None:
-            return int(onboard.main(argv))
-        return int(profiler.runcall(onboard.main, argv))
+            return int(command.main(argv))
+        return int(profiler.runcall(command.main, argv))
     finally:
         if profiler is not None and profile_to:
             profiler.dump_stats(f"{profile_to}-{os.getpid()}.pstats")

@@ -44,9 +44,9 @@ from rulec.compiler.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.pipeline import CompileResult, build_payload
 from rulec.compiler.rules import All, AnyOf, Atom, Not, Rule, Step
 from rulec.runtime.backend import BACKEND
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.logic import LogicPath
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.logic.path import LogicPath
 
 EXCURSION = 0.05  # share of parameters beyond a limit in a state
 RANGE = 1000  # every parameter reads 0..1000 in its unit; nominal is 300..700

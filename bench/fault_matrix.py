@@ -91,7 +91,7 @@ def run_links(frames: int) -> tuple[bool, dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "engine.rulec"
         from rulec.compiler.pipeline import build_payload, collect_rules
-        from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+        from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 
         write_bundle_file(path, encode_bundle(build_payload(collect_rules([links.ROCKET]),
                                                             "rocket")))

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rulec.runtime import NATIVE
-from rulec.runtime.box_index import BoxIndex
+from rulec.runtime.engine.box_index import BoxIndex
 
 Matcher = Callable[[NDArray[np.float64]], NDArray[Any]]
 

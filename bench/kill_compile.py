@@ -50,8 +50,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import write_bundle_file
+from rulec.runtime.bundle.format import write_bundle_file
+from rulec.runtime.bundle.loader import load_bundle
 
 REPO = Path(__file__).resolve().parent.parent
 RULEC = Path(sys.executable).parent / "rulec"
@@ -61,7 +61,7 @@ CLASSES = ("before write", "during write", "after rename", "finished")
 # of each write step on stderr, optionally sleeping after each chunk (--slow-write-ms)
 WRAPPER = r"""
 import sys, time
-import rulec.runtime.bundle_format as bf
+import rulec.runtime.bundle.format as bf
 pause = float(sys.argv.pop(1)) / 1000.0
 if pause:
     bf._WRITE_CHUNK_BYTES = 1024

@@ -43,7 +43,7 @@ from typing import Any
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -85,7 +85,7 @@ class Daemon:
     def __init__(self, bundle: Path, work: Path, limit: int) -> None:
         self.log = work / f"onboard-{limit}-{time.monotonic_ns()}.jsonl"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rulec.runtime.onboard", "--bundle", str(bundle),
+            [sys.executable, "-m", "rulec.runtime.daemon", "--bundle", str(bundle),
              "--tcp-listen", "127.0.0.1:0", "--log", str(self.log), "--summary-s", "1",
              "--heartbeat-s", "0", "--reload-poll-s", "0", "--stale-check-s", "60",
              "--max-frames-per-read", str(limit)],

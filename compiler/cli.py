@@ -151,7 +151,7 @@ def _compile(args: argparse.Namespace) -> int:
     from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
     from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle_format import frame_payload, pack_payload, write_bundle_file
+    from rulec.runtime.bundle.format import frame_payload, pack_payload, write_bundle_file
 
     key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
     kb_dir = (args.kb or default_kb_path(args.output)).parent
@@ -237,7 +237,7 @@ def _report(result: Any) -> None:
 
 
 def _query(args: argparse.Namespace) -> int:
-    from rulec.runtime.engine import Engine, parse_paths
+    from rulec.runtime.engine.engine import Engine, parse_paths
     from rulec.runtime.errors import StateError
 
     state: dict[str, str] = {}
@@ -272,8 +272,8 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from rulec.runtime.engine import Engine, parse_paths
-    from rulec.runtime.replay import read_samples
+    from rulec.runtime.engine.engine import Engine, parse_paths
+    from rulec.runtime.engine.replay import read_samples
 
     engine = Engine.from_file(str(args.bundle), parse_paths(args.paths))
     for t, sample in read_samples(args.csv, known=engine.knows):
@@ -289,7 +289,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _inspect(args: argparse.Namespace) -> int:
-    from rulec.runtime.bundle import load_bundle
+    from rulec.runtime.bundle.loader import load_bundle
 
     bundle = load_bundle(str(args.bundle))
     info = {

@@ -133,7 +133,7 @@ class Domain:
     name: str
     folder: Path
     passages: list[Passage] = field(default_factory=list)
-    bundle: Any = None  # rulec.runtime.bundle.Bundle, None when the compile failed
+    bundle: Any = None  # rulec.runtime.bundle.loader.Bundle, None when the compile failed
     error: str = ""
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)  # param: (words, unit)
     rule_severity: list[tuple[str, str]] = field(default_factory=list)  # (norm text, sev)
@@ -183,8 +183,8 @@ def _show_number(value: Any) -> str:
 def load_domain(folder: Path) -> Domain:
     """Compile one domain folder into a bundle (in memory) and index its sentences."""
     from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle import load_bundle
-    from rulec.runtime.bundle_format import encode_bundle
+    from rulec.runtime.bundle.format import encode_bundle
+    from rulec.runtime.bundle.loader import load_bundle
 
     domain = Domain(folder.name, folder)
     result = None

@@ -151,7 +151,7 @@ class RulecSystem:
         self.logic_status: set[str] = set()  # what the engines said about the logic path
 
     def prepare(self, domain: Domain) -> None:
-        from rulec.runtime.engine import Engine
+        from rulec.runtime.engine.engine import Engine
 
         if domain.bundle is None:
             raise EvaluationError(f"{domain.name}: did not compile: {domain.error}")
@@ -281,7 +281,7 @@ def _make_system(name: str, k: int, dense: str) -> tuple[System | None, str, str
     """(system, note, reason it is unavailable)."""
     if name.startswith("rulec"):
         off = name.removeprefix("rulec-no-") if name != "rulec" else ""
-        from rulec.runtime.engine import Engine
+        from rulec.runtime.engine.engine import Engine
 
         if off and "paths" not in inspect.signature(Engine).parameters:
             return None, "", "the Engine of this version takes no paths= argument"

@@ -25,7 +25,7 @@ from rulec.compiler.knowledge_base import (
     KnowledgeBaseError,
     default_kb_path,
 )
-from rulec.runtime.bundle import RuleSpec
+from rulec.runtime.bundle.loader import RuleSpec
 
 EXIT_SAME = 0
 EXIT_DIFFERENT = 1
@@ -273,7 +273,7 @@ def _clause_owner(lits: tuple[int, ...], variables: list[tuple[str, str]],
 
 
 def _model_from_bundle(path: Path) -> Model:
-    from rulec.runtime.bundle import load_bundle
+    from rulec.runtime.bundle.loader import load_bundle
 
     b = load_bundle(path)
     m = Model(path, "bundle", str(b.meta.get("bundle_id", "")))

@@ -3,7 +3,7 @@
 The private key stays on the ground (file mode 0600); the vehicle gets ``NAME.pub`` and
 refuses any bundle not signed with its private key (``rulec-onboard --trust``).  Both
 files are PEM, as ``openssl genpkey -algorithm ed25519`` writes them, so either tool can
-make or read them.  The container layout lives in ``rulec.runtime.bundle_format``; this
+make or read them.  The container layout lives in ``rulec.runtime.bundle.format``; this
 module only holds the private key and produces the signature.
 """
 
@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulec.runtime.bundle_format import check_container, frame_signed, write_file_atomically
-from rulec.runtime.errors import KeyFileError
-from rulec.runtime.signing import (
+from rulec.runtime.bundle.format import check_container, frame_signed, write_file_atomically
+from rulec.runtime.bundle.signing import (
     TrustedKey,
     check_signature,
     crypto,
     key_id_of,
     read_key_file,
 )
+from rulec.runtime.errors import KeyFileError
 
 __all__ = [
     "SigningKey",

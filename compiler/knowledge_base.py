@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from rulec.compiler.boxes import Interval, ThresholdConverter
 from rulec.compiler.cnf import atom_name
 from rulec.compiler.rules import All, Atom, Condition, Not, condition_to_json
-from rulec.runtime.bundle_format import fsync_folder
+from rulec.runtime.bundle.format import fsync_folder
 from rulec.runtime.errors import RulecError, UnitError
 
 if TYPE_CHECKING:

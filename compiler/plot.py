@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulec.runtime.advisory import format_value, unit_suffix
-from rulec.runtime.bundle import Bundle, ParameterSpec
+from rulec.runtime.bundle.loader import Bundle, ParameterSpec
+from rulec.runtime.engine.advisory import format_value, unit_suffix
 from rulec.runtime.errors import RulecError
 
 SEVERITY_COLORS = {"warning": "#c62828", "caution": "#ef8a17", "advisory": "#1f6fb4"}
@@ -120,8 +120,8 @@ def project(bundle: Bundle, x: str, y: str, point: Mapping[str, Any] | None = No
 
     `rules` restricts the figure to those rule ids.  The point goes through the runtime
     Engine exactly as ``rulec query`` would (unknown names and bad values raise)."""
-    from rulec.runtime.engine import Engine
-    from rulec.runtime.proof import comparisons
+    from rulec.runtime.engine.engine import Engine
+    from rulec.runtime.engine.proof import comparisons
 
     px, py = parameter(bundle, x, "--x"), parameter(bundle, y, "--y")
     if px.name == py.name:

@@ -67,7 +67,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def run_plot(args: argparse.Namespace) -> int:
     from rulec.compiler.plot import PlotError, draw, project
-    from rulec.runtime.bundle import load_bundle
+    from rulec.runtime.bundle.loader import load_bundle
 
     if args.output.suffix.lower() != ".png":
         raise PlotError(f"-o {args.output}: the figure is a PNG; name it *.png")

@@ -37,8 +37,8 @@ from rulec.compiler.rules import (
     condition_to_json,
 )
 from rulec.compiler.statements import Statement
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import decode_bundle
+from rulec.runtime.bundle.format import decode_bundle
+from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import RulecError
 
 BoundKey = tuple[str, int, int]  # (rule id, comparison position in reading order, end)

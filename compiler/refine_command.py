@@ -89,8 +89,8 @@ def run_refine(args: argparse.Namespace) -> int:
         "accuracy_after": round(result.accuracy_after, 4),
     }
     payload = rebuild_payload(model, result.values, refined)
-    from rulec.runtime.bundle import load_bundle
-    from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+    from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+    from rulec.runtime.bundle.loader import load_bundle
 
     data = encode_bundle(payload)
     new = load_bundle(data)  # the refined bundle must load exactly as the vehicle loads it

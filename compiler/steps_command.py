@@ -30,8 +30,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_steps(args: argparse.Namespace) -> int:
-    from rulec.runtime.bundle import load_bundle
-    from rulec.runtime.procedures import ProcedureBook
+    from rulec.runtime.bundle.loader import load_bundle
+    from rulec.runtime.engine.procedures import ProcedureBook
 
     book = ProcedureBook(load_bundle(str(args.bundle)))
     found = book.find(args.query)

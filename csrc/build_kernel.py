@@ -100,7 +100,7 @@ ffi.cdef(
     """
 )
 
-# The logic path (logic.h: facts and unit propagation for runtime/logic_propagation.py)
+# The logic path (logic.h: facts and unit propagation for runtime/logic/propagation.py)
 # shares the module; lg_db and lg_work, filled field by field from Python, end in `...;`.
 ffi.cdef(
     """

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from rulec.runtime import NATIVE
-from rulec.runtime.engine import Engine
-from rulec.runtime.replay import read_samples
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.replay import read_samples
 
 CASES = [
     ("rocket_engine", {"chamber_temperature": 820, "chamber_pressure": 45}),

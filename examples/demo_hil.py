@@ -122,7 +122,7 @@ def main() -> int:
             raise RuntimeError(f"rulec-sim did not report a pty: {first}")
         path = first["path"]
         print(f"rulec-sim made the pty pair; the daemon reads {path}")
-        daemon = Proc("rulec-onboard", [py, "-m", "rulec.runtime.onboard", "--bundle",
+        daemon = Proc("rulec-onboard", [py, "-m", "rulec.runtime.daemon", "--bundle",
                                         str(args.bundle), "--serial", path, "--summary-s", "0",
                                         "--heartbeat-s", "1"])
         start = daemon.find({"event": "start"}, 20)

@@ -16,8 +16,8 @@ import sys
 import time
 import tracemalloc
 
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import frame_payload
+from rulec.runtime.bundle.format import frame_payload
+from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import BundleError
 
 HOSTILE = {

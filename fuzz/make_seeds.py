@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle_format import HEADER_SIZE, encode_bundle
+from rulec.runtime.bundle.format import HEADER_SIZE, encode_bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "fuzz" / "seeds"

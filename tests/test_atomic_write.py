@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import BundleError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,7 +36,7 @@ CHUNK = 2048
 
 CHILD = r"""
 import os, sys, time
-import rulec.runtime.bundle_format as bf
+import rulec.runtime.bundle.format as bf
 target, source, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 data = open(source, "rb").read()
 
@@ -202,7 +202,7 @@ def test_rulec_compile_killed_inside_its_write_keeps_the_old_bundle(
     target = tmp_path / "out.bundle"
     write_bundle_file(target, old)
     code = (
-        "import sys; import rulec.runtime.bundle_format as bf; bf._WRITE_CHUNK_BYTES = 2048\n"
+        "import sys; import rulec.runtime.bundle.format as bf; bf._WRITE_CHUNK_BYTES = 2048\n"
         "def hook(step, n):\n"
         "    print(step, n, flush=True); sys.stdin.readline()\n"
         "bf._write_progress = hook\n"

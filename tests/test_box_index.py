@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rulec.runtime import NATIVE, backend
-from rulec.runtime.box_index import BoxIndex
+from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.errors import BundleError, KernelError, StateError
 
 INF = math.inf

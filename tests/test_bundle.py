@@ -15,20 +15,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.runtime.bundle import (
+from rulec.runtime.bundle.format import (
+    HEADER_SIZE,
+    encode_bundle,
+    frame_payload,
+    pack_payload,
+    write_bundle_file,
+)
+from rulec.runtime.bundle.loader import (
     Bundle,
     CnfVariable,
     GraphNode,
     ParameterSpec,
     RuleSpec,
     load_bundle,
-)
-from rulec.runtime.bundle_format import (
-    HEADER_SIZE,
-    encode_bundle,
-    frame_payload,
-    pack_payload,
-    write_bundle_file,
 )
 from rulec.runtime.errors import BundleError
 

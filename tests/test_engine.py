@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
 from rulec.runtime.errors import StateError
 
 HERE = Path(__file__).resolve().parent
@@ -549,7 +549,7 @@ def test_paper_query_five_step_login_procedure(paper: dict[str, Bundle]):
     assert len(proc.steps) == 5
     assert [s.source["line"] for s in proc.steps] == [10, 11, 12, 13, 14]
     # graph path: the same order, by traversal of has_step / next_step
-    from rulec.runtime.related import GraphPath
+    from rulec.runtime.engine.related import GraphPath
 
     assert GraphPath(bundle).steps(proc.id) == [f"{proc.id}#{n}" for n in range(1, 6)]
     # logic path: the CNF chain procedure -> step 1 -> ... -> step 5 entails each step
@@ -645,7 +645,7 @@ def test_rules_are_ordered_warning_caution_advisory(paper: dict[str, Bundle]):
 
 
 def test_paths_switches_and_parsing(plant_bundle: Bundle):
-    from rulec.runtime.engine import parse_paths
+    from rulec.runtime.engine.engine import parse_paths
 
     assert parse_paths("geometry, LOGIC") == {"geometry", "logic"}
     assert parse_paths("all") == {"geometry", "logic", "graph"}

@@ -325,7 +325,7 @@ def test_ablations_without_effect_get_no_numbers() -> None:
 
 # A rule with an exception and its complement, both concluding the same action: with the
 # pump speed unknown, classical logic splits the cases and entails the action (so the logic
-# path alone fires both rules), while geometry fires neither (docs of runtime/engine.py).
+# path alone fires both rules), while geometry fires neither (docs of runtime/engine/engine.py).
 PUMP = """\
 If the oil pressure falls below 20 psi unless the pump speed exceeds 3000 rpm, stop the feed pump.
 If the oil pressure falls below 20 psi and the pump speed exceeds 3000 rpm, stop the feed pump.

@@ -28,14 +28,14 @@ import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import BundleError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "manuals"
 FLIPS = 10_000
 
-# error kind -> the message prefix that names it (runtime/bundle_format.py)
+# error kind -> the message prefix that names it (runtime/bundle/format.py)
 KINDS = {
     "too short": "too short for a bundle header",
     "bad magic": "bad magic",
@@ -183,7 +183,7 @@ def test_daemon_keeps_serving_through_corrupt_bundles_and_loses_no_sample(
                rocket + b"\0", b"not a bundle at all", flip(rocket, 8 * 20),
                *[flip(rocket, rng.randrange(8 * 48, 8 * len(rocket))) for _ in range(2)]]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "rulec.runtime.onboard", "--bundle", str(bundle),
+        [sys.executable, "-m", "rulec.runtime.daemon", "--bundle", str(bundle),
          "--tcp-listen", "127.0.0.1:0", "--reload-poll-s", "0", "--heartbeat-s", "0",
          "--summary-s", "0", "--log", str(log)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -32,8 +32,8 @@ import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.backend import load_native
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.loader import Bundle, load_bundle
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "manuals"
@@ -46,8 +46,8 @@ RUNNER = r"""
 import hashlib, json, math, sys
 from pathlib import Path
 from rulec.runtime import backend
-from rulec.runtime.engine import Engine
-from rulec.runtime.replay import read_samples
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.replay import read_samples
 
 def clean(value):
     if isinstance(value, float) and not math.isfinite(value):

@@ -38,10 +38,10 @@ import pytest
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.sim.faults import FaultConfig, FaultInjector
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.engine import Engine
-from rulec.runtime.onboard import Daemon, EventLog
-from rulec.runtime.onboard_config import build_config
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.daemon.config import build_config
+from rulec.runtime.daemon.loop import Daemon, EventLog
+from rulec.runtime.engine.engine import Engine
 
 ROCKET = Path(__file__).resolve().parent.parent / "examples" / "manuals" / "rocket_engine"
 NAMES = {0: "chamber_temperature", 1: "chamber_pressure"}

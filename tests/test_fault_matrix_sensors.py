@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "manuals"
 PERIOD = 0.5  # one sample period of examples/scenarios/engine_test.csv (exact in binary)

@@ -27,8 +27,8 @@ from fuzz.oracles import ORACLES, OracleFailure, check_frames  # noqa: E402
 from fuzz.oracles.bundle import bundle_bytes  # noqa: E402
 from fuzz.oracles.c_codec import CCodec  # noqa: E402
 from fuzz.oracles.frames import reference_decoder  # noqa: E402
-from rulec.runtime.bundle import load_bundle  # noqa: E402
-from rulec.runtime.bundle_format import frame_payload  # noqa: E402
+from rulec.runtime.bundle.format import frame_payload  # noqa: E402
+from rulec.runtime.bundle.loader import load_bundle  # noqa: E402
 from rulec.runtime.errors import BundleError  # noqa: E402
 
 FUZZ = ROOT / "fuzz"
@@ -203,8 +203,8 @@ def test_atheris_targets_instrument_only_the_code_under_test() -> None:
     from fuzz import harness
 
     modules = harness._rulec_modules()
-    assert {"rulec.runtime.bundle", "rulec.compiler.units", "rulec.firmware_bridge.cobs"} <= set(
-        modules)
+    assert {"rulec.runtime.bundle.loader", "rulec.compiler.units",
+            "rulec.firmware_bridge.cobs"} <= set(modules)
     hook = harness.instrument("rulec.runtime")
     excluded = hook._exclude_modules
     assert "rulec.compiler.units" in excluded and "rulec.firmware_bridge.cobs" in excluded

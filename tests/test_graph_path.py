@@ -1,4 +1,4 @@
-"""The graph path (``runtime/related.py``) against networkx traversal of the same graph.
+"""The graph path (``runtime/engine/related.py``) against networkx traversal of the same graph.
 
 networkx is a test-only dependency: each query is written a second time as plain
 networkx traversal (a ``MultiDiGraph`` with a ``type`` on every edge) and must give
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
-from rulec.runtime.related import GraphPath, RelatedRules, relation
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.related import GraphPath, RelatedRules, relation
 
 nx = pytest.importorskip("networkx")
 

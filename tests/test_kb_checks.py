@@ -11,9 +11,9 @@ import pytest
 
 from rulec.compiler.kb_checks import KINDS, Finding, check_knowledge_base
 from rulec.compiler.pipeline import CompileResult, build_payload, collect_rules
-from rulec.runtime.box_index import BoxIndex
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.engine.box_index import BoxIndex
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "manuals"
 

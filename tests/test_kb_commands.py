@@ -19,7 +19,7 @@ from rulec.compiler.kb_commands import EXIT_DIFFERENT, EXIT_SAME, format_table, 
 from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.compiler.rules import dumps_rule, loads_rules
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 from rulec.runtime.errors import RulecError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -101,7 +101,7 @@ def bare_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def rule_id_of(bundle: Path, text: str) -> str:
-    from rulec.runtime.bundle import load_bundle
+    from rulec.runtime.bundle.loader import load_bundle
 
     return next(r.id for r in load_bundle(bundle).rules if r.source["text"] == text)
 

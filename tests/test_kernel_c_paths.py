@@ -1,6 +1,6 @@
 """The containment kernel (csrc/kernel.c) driven directly through its cffi module.
 
-runtime/box_index.py only ever hands the kernel well-formed indexes built by numpy, so
+runtime/engine/box_index.py only ever hands the kernel well-formed indexes built by numpy, so
 the kernel's own defences (every refusal of rk_validate, the argument checks of the
 entry points) and some of its rarer paths (PRESENT entries with further constraints,
 an output buffer smaller than the answer, clustered or huge id ranges for the sort,

@@ -1,4 +1,4 @@
-"""The daemon's fast lane (csrc/lane.c, runtime/lane.py) held to the Python stream.
+"""The daemon's fast lane (csrc/lane.c, runtime/daemon/lane.py) held to the Python stream.
 
 Two daemons read the same chunks of bytes over real TCP connections, one with the lane
 and one without: every frame they write back (ADVISORY, SENSOR_FAULT) must be the same
@@ -29,14 +29,14 @@ from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.links import Chunk
 from rulec.runtime import NATIVE
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
-from rulec.runtime.lane import Lane, lane_module
-from rulec.runtime.onboard import Daemon
-from rulec.runtime.onboard_config import build_config
-from rulec.runtime.onboard_input import channel_map
-from rulec.runtime.onboard_log import EventLog
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.daemon.config import build_config
+from rulec.runtime.daemon.input import channel_map
+from rulec.runtime.daemon.lane import Lane, lane_module
+from rulec.runtime.daemon.log import EventLog
+from rulec.runtime.daemon.loop import Daemon
+from rulec.runtime.engine.engine import Engine
 
 pytestmark = pytest.mark.skipif(lane_module() is None or not NATIVE,
                                 reason="the lane runs on the C kernel (not built, or "

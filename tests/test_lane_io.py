@@ -24,8 +24,8 @@ from test_lane import flapping, lane_bundle, lane_for, ramp
 
 from rulec.firmware_bridge import protocol as wire
 from rulec.runtime import NATIVE
-from rulec.runtime.lane import Lane, lane_module
-from rulec.runtime.onboard import MIN_WIRE_FRAME
+from rulec.runtime.daemon.lane import Lane, lane_module
+from rulec.runtime.daemon.loop import MIN_WIRE_FRAME
 
 pytestmark = pytest.mark.skipif(lane_module() is None or not NATIVE or os.name != "posix",
                                 reason="the lane's read runs on the C kernel, on POSIX")

@@ -25,11 +25,11 @@ from hypothesis import strategies as st
 from rulec.compiler.boxes import ThresholdConverter
 from rulec.compiler.cnf import atom_arrays, build_cnf
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.errors import BundleError, StateError
-from rulec.runtime.logic import LogicPath
-from rulec.runtime.logic_result import LogicResult
+from rulec.runtime.logic.path import LogicPath
+from rulec.runtime.logic.result import LogicResult
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples" / "manuals"

@@ -25,9 +25,9 @@ from rulec.firmware_bridge.readers.mavlink import (
     MavlinkDecoder,
     parse_mavlink_config,
 )
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.onboard import Daemon, EventLog
-from rulec.runtime.onboard_config import build_config
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.daemon.config import build_config
+from rulec.runtime.daemon.loop import Daemon, EventLog
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -179,7 +179,7 @@ def test_fields_are_checked_against_the_dialect() -> None:
 
 def test_pymavlink_is_imported_only_when_chosen() -> None:
     code = (
-        "import sys; import rulec.runtime.onboard_command; "
+        "import sys; import rulec.runtime.daemon.command; "
         "assert 'pymavlink' not in sys.modules; "
         "sys.modules['pymavlink'] = None; "  # as if it were not installed
         "from rulec.firmware_bridge.readers.mavlink import MavlinkDecoder, parse_mavlink_config; "

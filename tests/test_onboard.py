@@ -28,12 +28,12 @@ import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.engine import Engine
-from rulec.runtime.onboard import Daemon, EventLog
-from rulec.runtime.onboard_command import main
-from rulec.runtime.onboard_config import OPTIONS, ConfigError, build_config, read_config_file
-from rulec.runtime.replay import read_samples
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.daemon.command import main
+from rulec.runtime.daemon.config import OPTIONS, ConfigError, build_config, read_config_file
+from rulec.runtime.daemon.loop import Daemon, EventLog
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.replay import read_samples
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -601,7 +601,7 @@ def test_sighup_reloads_and_sigterm_exits_zero(
         [
             sys.executable,
             "-m",
-            "rulec.runtime.onboard",
+            "rulec.runtime.daemon",
             "--bundle",
             str(bundle_path),
             "--stdin",
@@ -713,7 +713,7 @@ def test_help_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
 def test_real_entry_point_checks_without_the_compiler(bundle_path: Path) -> None:
     """The console script's ``main`` works, and the runtime never imports the compiler."""
     code = (
-        "import sys; from rulec.runtime.onboard_command import main; "
+        "import sys; from rulec.runtime.daemon.command import main; "
         "status = main(sys.argv[1:]); "
         "bad = sorted(m for m in sys.modules if m.startswith('rulec.compiler')); "
         "print(bad, file=sys.stderr); sys.exit(status)"

@@ -20,11 +20,11 @@ from spacepackets.ccsds.spacepacket import PacketType, SpacePacket, SpacePacketH
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.readers.ccsds import crc16_ccitt
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.engine import Engine
-from rulec.runtime.onboard import Daemon, EventLog
-from rulec.runtime.onboard_command import main
-from rulec.runtime.onboard_config import build_config, read_config_file
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.daemon.command import main
+from rulec.runtime.daemon.config import build_config, read_config_file
+from rulec.runtime.daemon.loop import Daemon, EventLog
+from rulec.runtime.engine.engine import Engine
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
 
 HERE = Path(__file__).resolve().parent
 KB = HERE / "fixtures" / "kb"

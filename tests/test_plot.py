@@ -27,8 +27,8 @@ from rulec.compiler.plot import (
     project,
 )
 from rulec.compiler.plot_command import parse_point
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.errors import StateError
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,11 +12,11 @@ import pytest
 
 from rulec.compiler import steps_command
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.procedures import ProcedureBook, words
 from rulec.runtime.errors import StateError
-from rulec.runtime.procedures import ProcedureBook, words
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples" / "manuals"

@@ -1,4 +1,4 @@
-"""The geometry proof (``runtime/proof.py``): the comparisons that put a fired rule's box
+"""The geometry proof (``runtime/engine/proof.py``): the comparisons that put a fired rule's box
 around the state, and for rejected states the nearest boundary per rule, worded with the
 right strictness and with gaps exact as a person computes them."""
 
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
-from rulec.runtime.proof import comparisons, nearest
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.proof import comparisons, nearest
 
 HERE = Path(__file__).resolve().parent
 PLANT = HERE / "fixtures" / "plant"

@@ -24,9 +24,9 @@ from rulec.compiler.refine_bundle import (
     rebuild_payload,
 )
 from rulec.compiler.refine_feedback import parse_feedback
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.engine.engine import Engine
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "manuals"
 MANUAL = """Engine limits

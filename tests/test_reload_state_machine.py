@@ -35,10 +35,10 @@ from hypothesis.stateful import (
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.firmware_bridge import protocol as wire
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.onboard import Daemon, EventLog
-from rulec.runtime.onboard_config import build_config
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.daemon.config import build_config
+from rulec.runtime.daemon.loop import Daemon, EventLog
 
 ROCKET = Path(__file__).resolve().parent.parent / "examples" / "manuals" / "rocket_engine"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
-from rulec.runtime.engine import Engine
-from rulec.runtime.reloader import BundleReloader, adopt, build_engine, file_signature
+from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
+from rulec.runtime.daemon.reload import BundleReloader, adopt, build_engine, file_signature
+from rulec.runtime.engine.engine import Engine
 
 ROCKET = Path(__file__).resolve().parent.parent / "examples" / "manuals" / "rocket_engine"
 COOLANT_600 = "If the chamber temperature exceeds 600 °C"

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.replay import read_samples
 from rulec.runtime.errors import StateError
-from rulec.runtime.replay import read_samples
 
 PLANT = Path(__file__).resolve().parent / "fixtures" / "plant"
 STEPS_CSV = Path(__file__).resolve().parent / "fixtures" / "plant_steps.csv"

@@ -22,8 +22,7 @@ from rulec.compiler.keys import (
     sign_packed_payload,
 )
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import (
+from rulec.runtime.bundle.format import (
     FLAG_SIGNED,
     HEADER_SIZE,
     SIGNATURE_BLOCK_SIZE,
@@ -34,6 +33,9 @@ from rulec.runtime.bundle_format import (
     pack_payload,
     write_bundle_file,
 )
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.bundle.signing import TrustedKey, load_public_key
+from rulec.runtime.daemon.reload import BundleReloader, engine_loader
 from rulec.runtime.errors import (
     BadSignatureError,
     BundleError,
@@ -43,8 +45,6 @@ from rulec.runtime.errors import (
     UnsignedBundleError,
     UntrustedKeyError,
 )
-from rulec.runtime.reloader import BundleReloader, engine_loader
-from rulec.runtime.signing import TrustedKey, load_public_key
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -331,7 +331,7 @@ def test_check_exit_codes_for_each_refusal(
 ) -> None:
     """The same entry point in-process (the real processes are above), one case each."""
     from rulec.compiler.cli import main as rulec_main
-    from rulec.runtime.onboard_command import main as onboard_main
+    from rulec.runtime.daemon.command import main as onboard_main
 
     assert rulec_main(["keygen", "-o", str(keys["fleet"])]) == 2
     assert "already exists" in capsys.readouterr().err
@@ -362,7 +362,7 @@ def test_check_exit_codes_for_each_refusal(
 
 BLOCK_CRYPTO = (
     "import sys; sys.modules['cryptography'] = None; "
-    "from rulec.runtime.onboard_command import main; status = main(sys.argv[1:]); "
+    "from rulec.runtime.daemon.command import main; status = main(sys.argv[1:]); "
     "print(sorted(m for m in sys.modules if m.startswith('cryptography.')), file=sys.stderr); "
     "sys.exit(status)"
 )

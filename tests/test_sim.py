@@ -562,7 +562,7 @@ def test_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: P
 @pytest.fixture(scope="module")
 def rocket_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle_format import encode_bundle, write_bundle_file
+    from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 
     path = tmp_path_factory.mktemp("sim") / "rocket_engine.bundle"
     write_bundle_file(path, encode_bundle(build_payload(collect_rules([ROCKET]), "rocket")))
@@ -571,7 +571,7 @@ def rocket_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def replay(bundle: Path, frames: list[bytes]) -> list[tuple[str, str, int]]:
     """(event, rule, ts_us) of the rule events an engine gives for these frames."""
-    from rulec.runtime.engine import Engine
+    from rulec.runtime.engine.engine import Engine
 
     engine = Engine.from_file(str(bundle))
     names = {p.channel: p.name for p in engine.bundle.parameters if p.channel is not None}
@@ -590,8 +590,8 @@ def test_sim_to_daemon_over_a_pty(rocket_bundle: Path, scenario: Scenario,
                                   faults: bool) -> None:
     """The real daemon on the simulator's pty: its advisories are exactly those of the
     frames that arrived intact, and it evaluated every intact frame, no other."""
-    onboard = pytest.importorskip("rulec.runtime.onboard")
-    from rulec.runtime.onboard_config import build_config
+    onboard = pytest.importorskip("rulec.runtime.daemon.loop")
+    from rulec.runtime.daemon.config import build_config
 
     config = FaultConfig(ber=1e-3, frame_dup_rate=0.05, split=True, seed=13) if faults \
         else FaultConfig()
@@ -637,7 +637,7 @@ def test_sim_to_daemon_over_a_pty(rocket_bundle: Path, scenario: Scenario,
 
 def test_make_demo_driver(rocket_bundle: Path) -> None:
     """examples/demo_hil.py: both real processes, advisories over the pty, a summary."""
-    pytest.importorskip("rulec.runtime.onboard")
+    pytest.importorskip("rulec.runtime.daemon.loop")
     proc = subprocess.run(
         [sys.executable, str(REPO / "examples" / "demo_hil.py"), "--bundle", str(rocket_bundle),
          "--speed", "60"], capture_output=True, text=True, timeout=60,

@@ -10,10 +10,10 @@ import math
 from pathlib import Path
 
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
-from rulec.runtime.stream import Event
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.stream import Event
 
 PLANT = Path(__file__).resolve().parent / "fixtures" / "plant"
 

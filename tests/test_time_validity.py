@@ -16,9 +16,9 @@ import pytest
 
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.backend import load_native
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine, Event
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine, Event
 from rulec.runtime.errors import BundleError, StateError
 
 HERE = Path(__file__).resolve().parent

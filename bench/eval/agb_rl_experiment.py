@@ -31,10 +31,10 @@ from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.compiler.refine import RefineConfig, refine
 from rulec.compiler.refine_bundle import BoundKey, BundleModel, load_model, rebuild_payload
 from rulec.compiler.refine_feedback import parse_feedback
-from rulec.runtime.box_index import BoxIndex
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.bundle_format import encode_bundle
-from rulec.runtime.engine import Engine
+from rulec.runtime.bundle.format import encode_bundle
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.engine.box_index import BoxIndex
+from rulec.runtime.engine.engine import Engine
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

@@ -47,7 +47,7 @@ class ChannelMap:
 
     @classmethod
     def from_bundle(cls, path: str | os.PathLike[str]) -> ChannelMap:
-        from rulec.runtime.bundle import load_bundle
+        from rulec.runtime.bundle.loader import load_bundle
 
         try:
             bundle = load_bundle(path)
@@ -117,7 +117,7 @@ class Scenario:
 
 def load_scenario(path: str | os.PathLike[str], channels: ChannelMap) -> Scenario:
     """Read a scenario CSV (``rulec replay`` format) and map its columns to channels."""
-    from rulec.runtime.replay import read_samples
+    from rulec.runtime.engine.replay import read_samples
 
     columns: dict[str, int] = {}
     unmapped: list[str] = []

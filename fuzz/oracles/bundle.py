@@ -12,8 +12,8 @@ Time and memory bounds are the engine's (``-timeout``, ``-rss_limit_mb``).
 
 from __future__ import annotations
 
-from rulec.runtime.bundle import Bundle, load_bundle
-from rulec.runtime.bundle_format import decode_bundle, frame_payload, pack_payload
+from rulec.runtime.bundle.format import decode_bundle, frame_payload, pack_payload
+from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.errors import BundleError
 
 from .failure import expect

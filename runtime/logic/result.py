@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from rulec.runtime.logic_clauses import ClauseArrays
-from rulec.runtime.logic_cone import Cone, refutation_core
-from rulec.runtime.logic_propagation import REASON_FACT
+from rulec.runtime.logic.clauses import ClauseArrays
+from rulec.runtime.logic.cone import Cone, refutation_core
+from rulec.runtime.logic.propagation import REASON_FACT
 
 if TYPE_CHECKING:
-    from rulec.runtime.logic import LogicPath
+    from rulec.runtime.logic.path import LogicPath
 
 
 @dataclass(frozen=True)

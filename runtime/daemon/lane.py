@@ -5,7 +5,7 @@ caches than for the evaluation itself.  ``csrc/lane.c`` (built into
 ``rulec.runtime._kernel``) takes the common frame in one call: decode, the duplicate
 and sequence checks, validity, containment, the raise / clear decisions and the
 ADVISORY frames.  Every other frame comes back here untouched, one at a time, and the
-daemon runs it through ``runtime/stream.py`` as before; the stream stays the
+daemon runs it through ``runtime/engine/stream.py`` as before; the stream stays the
 definition of the semantics (``docs/onboard.md``, "Fast lane").
 
 What the C side takes (everything else goes to Python): TELEMETRY frames whose payload
@@ -38,8 +38,8 @@ import numpy as np
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.protocol import SEVERITY_CODES
 from rulec.runtime.backend import load_native
-from rulec.runtime.engine import Engine
-from rulec.runtime.stream import Event
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.engine.stream import Event
 
 EVENTS_CAP = 64  # events (raises, clears, timer changes) per call; a frame with more: Python
 _ADVISORY_FIXED = 4 + 2  # event, severity, id length; value count

@@ -24,13 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime.backend import BACKEND, BackendName, load_native, native_error
-from rulec.runtime.bundle import Bundle
+from rulec.runtime.bundle.loader import Bundle
 from rulec.runtime.errors import KernelError, StateError
-from rulec.runtime.logic_clauses import build_clause_arrays
-from rulec.runtime.logic_cone import solve_cone
-from rulec.runtime.logic_conflicts import analyse
-from rulec.runtime.logic_propagation import CONE, OK, NativeRunner, Run, py_evaluate
-from rulec.runtime.logic_result import Conflict, Derivation, LogicResult, build_result
+from rulec.runtime.logic.clauses import build_clause_arrays
+from rulec.runtime.logic.cone import solve_cone
+from rulec.runtime.logic.conflicts import analyse
+from rulec.runtime.logic.propagation import CONE, OK, NativeRunner, Run, py_evaluate
+from rulec.runtime.logic.result import Conflict, Derivation, LogicResult, build_result
 
 __all__ = ["Conflict", "Derivation", "LogicPath", "LogicResult"]
 

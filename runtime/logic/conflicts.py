@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from rulec.runtime.logic_clauses import ClauseArrays
-from rulec.runtime.logic_cone import minimal_core, solve_cone
-from rulec.runtime.logic_propagation import CONE, OK
-from rulec.runtime.logic_result import Conflict, LogicResult, build_result, chain
+from rulec.runtime.logic.clauses import ClauseArrays
+from rulec.runtime.logic.cone import minimal_core, solve_cone
+from rulec.runtime.logic.propagation import CONE, OK
+from rulec.runtime.logic.result import Conflict, LogicResult, build_result, chain
 
 if TYPE_CHECKING:
-    from rulec.runtime.logic import LogicPath
+    from rulec.runtime.logic.path import LogicPath
 
 
 def analyse(path: LogicPath, x: npt.NDArray[np.float64], calls: int) -> LogicResult:

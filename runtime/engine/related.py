@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from rulec.runtime.bundle import Bundle
+from rulec.runtime.bundle.loader import Bundle
 
 _NO_NODES: tuple[int, ...] = ()
 

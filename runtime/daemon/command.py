@@ -16,11 +16,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from rulec.runtime.daemon.config import OPTIONS, OnboardConfig, build_config, read_config_file
+from rulec.runtime.daemon.input import channel_map
+from rulec.runtime.daemon.loop import EXIT_OK, Daemon, EventLog, package_version
+from rulec.runtime.daemon.reload import engine_loader
 from rulec.runtime.errors import RulecError
-from rulec.runtime.onboard import EXIT_OK, Daemon, EventLog, package_version
-from rulec.runtime.onboard_config import OPTIONS, OnboardConfig, build_config, read_config_file
-from rulec.runtime.onboard_input import channel_map
-from rulec.runtime.reloader import engine_loader
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70

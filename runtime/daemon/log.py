@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from rulec.runtime.onboard_config import ConfigError
+from rulec.runtime.daemon.config import ConfigError
 
 MAX_LATENCY_SAMPLES = 200_000
 

@@ -14,9 +14,9 @@ import math
 
 from rulec.firmware_bridge import protocol as wire
 from rulec.firmware_bridge.links import LinkSupervisor
-from rulec.runtime.bundle import Bundle
-from rulec.runtime.onboard_log import Counters, EventLog
-from rulec.runtime.stream import Event
+from rulec.runtime.bundle.loader import Bundle
+from rulec.runtime.daemon.log import Counters, EventLog
+from rulec.runtime.engine.stream import Event
 
 TxFrame = tuple[str | None, bytes, wire.MsgType]  # (peer, encoded frame, its type)
 

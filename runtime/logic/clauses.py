@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rulec.runtime.bundle import Bundle
+from rulec.runtime.bundle.loader import Bundle
 
 SOFT_KINDS = frozenset({"constraint", "exclusion"})  # rules whose clauses can be violated
 

@@ -25,8 +25,8 @@ from rulec.firmware_bridge.links import (
 )
 from rulec.firmware_bridge.readers.ccsds import CcsdsDecoder
 from rulec.firmware_bridge.readers.mavlink import MavlinkDecoder
-from rulec.runtime.engine import Engine
-from rulec.runtime.onboard_config import OnboardConfig, parse_input_mapping
+from rulec.runtime.daemon.config import OnboardConfig, parse_input_mapping
+from rulec.runtime.engine.engine import Engine
 
 _DECODER_FIELDS = {
     "crc_errors": "crc",

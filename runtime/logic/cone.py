@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pycosat
 
-from rulec.runtime.logic_clauses import ClauseArrays
+from rulec.runtime.logic.clauses import ClauseArrays
 
 MAX_CORE = 64  # cones up to this many clauses get a minimal unsatisfiable core
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from rulec.runtime.advisory import format_value, relation_words, unit_suffix, with_unit
-from rulec.runtime.bundle import Bundle
+from rulec.runtime.bundle.loader import Bundle
+from rulec.runtime.engine.advisory import format_value, relation_words, unit_suffix, with_unit
 
 
 def exact(value: float) -> Decimal:

@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 
-from rulec.runtime.bundle import Bundle, RuleSpec
+from rulec.runtime.bundle.loader import Bundle, RuleSpec
 
 _DISPLAY_UNITS = {
     "degC": "°C",

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulec.runtime.bundle import Bundle
+from rulec.runtime.bundle.loader import Bundle
+from rulec.runtime.engine.related import GraphPath
 from rulec.runtime.errors import StateError
-from rulec.runtime.related import GraphPath
 
 _WORD = re.compile(r"[0-9a-z]+(?:['-][0-9a-z]+)*")
 FILLER = frozenset({

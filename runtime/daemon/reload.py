@@ -37,10 +37,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rulec.runtime.bundle import load_bundle
-from rulec.runtime.engine import Engine, Event
+from rulec.runtime.bundle.loader import load_bundle
+from rulec.runtime.bundle.signing import TrustedKey, load_public_key
+from rulec.runtime.engine.engine import Engine, Event
 from rulec.runtime.errors import RulecError
-from rulec.runtime.signing import TrustedKey, load_public_key
 
 Signature = tuple[int, int, int, int]
 
@@ -258,7 +258,7 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
     ``t`` is the time of the last sample (None before the first one).  Returns the
     events the swap causes: clears of withdrawn rules, then what the new rules say about
     the carried values.  This reads and writes the engines' stream state
-    (``Engine.stream``); it is the only place outside ``runtime/stream.py`` that does.
+    (``Engine.stream``); it is the only place outside ``runtime/engine/stream.py`` that does.
     """
     out = Adoption()
     old_b, new_b = old.bundle, new.bundle

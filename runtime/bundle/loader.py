@@ -20,9 +20,9 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from rulec.runtime.bundle_format import check_container, unpack_payload
+from rulec.runtime.bundle.format import check_container, unpack_payload
+from rulec.runtime.bundle.signing import SignatureStatus, TrustedKey, check_signature
 from rulec.runtime.errors import BundleError
-from rulec.runtime.signing import SignatureStatus, TrustedKey, check_signature
 
 __all__ = [
     "RULE_KINDS",

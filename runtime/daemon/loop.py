@@ -33,22 +33,22 @@ from rulec.firmware_bridge.links import (
     TextSamples,
     UdpListenLink,
 )
-from rulec.runtime.engine import Engine, Event
-from rulec.runtime.errors import RulecError
-from rulec.runtime.lane import Lane
-from rulec.runtime.onboard_config import OnboardConfig
-from rulec.runtime.onboard_input import (
+from rulec.runtime.daemon.config import OnboardConfig
+from rulec.runtime.daemon.input import (
     DECODER_COUNTS,
     Peer,
     channel_map,
     decoder_factory,
     make_link,
 )
-from rulec.runtime.onboard_log import Counters, EventLog, summary_record
-from rulec.runtime.onboard_tx import Transmitter, frame_us
-from rulec.runtime.reloader import BundleReloader, ReloadOutcome, adopt, engine_loader
+from rulec.runtime.daemon.lane import Lane
+from rulec.runtime.daemon.log import Counters, EventLog, summary_record
+from rulec.runtime.daemon.reload import BundleReloader, ReloadOutcome, adopt, engine_loader
+from rulec.runtime.daemon.tx import Transmitter, frame_us
+from rulec.runtime.engine.engine import Engine, Event
+from rulec.runtime.errors import RulecError
 
-__all__ = ["Counters", "Daemon", "EventLog", "main", "package_version"]
+__all__ = ["Counters", "Daemon", "EventLog", "package_version"]
 
 EXIT_OK = 0
 CLOCK_JUMP_S = 1.0  # a frame timestamp this far back means the firmware clock restarted
@@ -106,7 +106,7 @@ class Daemon:
         self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
         if fast_lane is None:
             fast_lane = os.environ.get("RULEC_FAST_LANE", "1") != "0"
-        # the C lane takes the common frame of a stream link (runtime/lane.py)
+        # the C lane takes the common frame of a stream link (runtime/daemon/lane.py)
         self._lane = (Lane.for_engine(self.engine, self._channels)
                       if fast_lane and self._cobs and self.binary
                       and not isinstance(self.link, UdpListenLink) else None)
@@ -746,14 +746,3 @@ def package_version() -> str:
     except metadata.PackageNotFoundError:
         return "unknown"
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``rulec-onboard``; the command line is ``onboard_command.main``, kept reachable here
-    for ``python -m rulec.runtime.onboard`` and callers of ``onboard.main``."""
-    from rulec.runtime.onboard_command import main as command_main  # it imports this module
-
-    return command_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

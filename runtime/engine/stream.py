@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rulec.runtime.advisory import describe_box, render_advisory
-from rulec.runtime.box_index import BoxIndex
+from rulec.runtime.engine.advisory import describe_box, render_advisory
+from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.errors import StateError
 
 if TYPE_CHECKING:
-    from rulec.runtime.engine import Engine
+    from rulec.runtime.engine.engine import Engine
 
 
 class Event:
@@ -116,7 +116,7 @@ class EventStream:
         self._rule_names: dict[int, tuple[tuple[int, str], ...]] = {}  # filled on first use
         self._rule_procedures: dict[int, tuple[str, ...]] = {}
         self.t: float | None = None
-        # arrays of doubles: the daemon's fast lane (runtime/lane.py) shares them with C
+        # arrays of doubles: the daemon's fast lane (runtime/daemon/lane.py) shares them with C
         self.last_value = array("d", [math.nan] * n)
         self.last_time = array("d", [-math.inf] * n)  # -inf: never seen
         self.raised: dict[int, float] = {}  # rule -> time it was raised

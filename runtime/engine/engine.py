@@ -3,7 +3,7 @@
 `evaluate(state)` answers for one state (durations never fire there) and merges what
 the paths say: the geometry path (the kernel: which boxes contain the point, and the
 comparisons that prove it, or the nearest boundary when nothing fires), the logic path
-(CNF entailment and conflicts, ``runtime/logic.py``) and the graph path (related rules,
+(CNF entailment and conflicts, ``runtime/logic/path.py``) and the graph path (related rules,
 attached statements, conflicting actions, procedures to run).
 
 Which rules *fire*, by the paths switched on (``Engine(bundle, paths=...)``, the
@@ -19,7 +19,7 @@ Which rules *fire*, by the paths switched on (``Engine(bundle, paths=...)``, the
 - neither: nothing fires; the graph path alone annotates, it never decides.
 
 `step(t, state)` follows a stream and reports raise/clear/fault events: the stream
-state and its semantics live in ``runtime/stream.py``.
+state and its semantics live in ``runtime/engine/stream.py``.
 """
 
 from __future__ import annotations
@@ -32,19 +32,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rulec.runtime.advisory import describe_box, render_advisory
 from rulec.runtime.backend import BackendName
-from rulec.runtime.box_index import BoxIndex
-from rulec.runtime.bundle import Bundle, load_bundle
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.advisory import describe_box, render_advisory
+from rulec.runtime.engine.box_index import BoxIndex
+from rulec.runtime.engine.procedures import Procedure, ProcedureBook
+from rulec.runtime.engine.proof import comparisons, proof
+from rulec.runtime.engine.proof import nearest as nearest_boundaries
+from rulec.runtime.engine.related import GraphPath
+from rulec.runtime.engine.stream import Event, EventStream, to_number
 from rulec.runtime.errors import BundleError, KernelError, StateError
-from rulec.runtime.procedures import Procedure, ProcedureBook
-from rulec.runtime.proof import comparisons, proof
-from rulec.runtime.proof import nearest as nearest_boundaries
-from rulec.runtime.related import GraphPath
-from rulec.runtime.stream import Event, EventStream, to_number
 
 if TYPE_CHECKING:
-    from rulec.runtime.logic import LogicPath, LogicResult
+    from rulec.runtime.logic.path import LogicPath, LogicResult
 
 PATHS = ("geometry", "logic", "graph")
 SEVERITY_ORDER = {"warning": 0, "caution": 1, "advisory": 2}
@@ -486,7 +486,7 @@ class Engine:
 def _logic_status(bundle: Bundle) -> str:
     """"ok" when the logic path can run on this bundle, else why not."""
     try:
-        from rulec.runtime import logic  # noqa: F401
+        from rulec.runtime.logic import path as logic  # noqa: F401
     except ImportError as exc:  # a build without the logic path
         return f"not available in this build ({exc})"
     if getattr(bundle.cnf, "atoms", None) is None:
@@ -495,7 +495,7 @@ def _logic_status(bundle: Bundle) -> str:
 
 
 def _build_logic(bundle: Bundle, backend: BackendName | None) -> LogicPath:
-    from rulec.runtime.logic import LogicPath
+    from rulec.runtime.logic.path import LogicPath
 
     try:
         return LogicPath(bundle, backend=backend)

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime.errors import KernelError
-from rulec.runtime.logic_clauses import ClauseArrays
+from rulec.runtime.logic.clauses import ClauseArrays
 
 OK, CONFLICT, CONE = 0, 1, 2  # outcomes of one propagation (mirrors LG_* in logic.h)
 REASON_NONE, REASON_FACT = -2, -1
