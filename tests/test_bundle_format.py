@@ -15,6 +15,7 @@ import msgpack
 import msgpack.fallback
 import pytest
 
+from rulec.runtime.bundle import format as bundle_format
 from rulec.runtime.bundle.format import (
     FORMAT_VERSION,
     HEADER_SIZE,
@@ -29,7 +30,6 @@ from rulec.runtime.bundle.format import (
     unpack_payload,
     write_bundle_file,
 )
-from rulec.runtime.bundle import format as bundle_format
 from rulec.runtime.errors import BundleError, RulecError
 
 PAYLOAD: dict[str, Any] = {
