@@ -38,11 +38,11 @@ from typing import Any
 import numpy as np
 import pycosat
 
-from rulec.compiler.boxes import ThresholdConverter
-from rulec.compiler.cnf import atom_arrays, build_cnf
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.build.boxes import ThresholdConverter
+from rulec.compiler.build.cnf import atom_arrays, build_cnf
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import All, AnyOf, Atom, Not, Rule, Step
 from rulec.compiler.pipeline import CompileResult, build_payload
-from rulec.compiler.rules import All, AnyOf, Atom, Not, Rule, Step
 from rulec.runtime.backend import BACKEND
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import Bundle, load_bundle

@@ -1,3 +1,13 @@
-"""Ground-side compiler: manuals -> rule objects -> knowledge -> msgpack bundle."""
+"""Ground-side compiler: manuals -> rule objects -> knowledge -> msgpack bundle.
+
+The stages, in the order ``pipeline`` runs them: ``read/`` (statements, tables, PDF pages,
+views), ``extract/`` (the offline extractor and its condition grammar), ``llm/`` (the
+optional LLM extractor, its merge and fidelity check), ``model/`` (rule objects, units,
+parameters, the sensors manifest), ``build/`` (boxes, CNF, graph, signing keys and the one
+bundle writer).  After a compile: ``kb/`` (the provenance knowledge base, its checks and
+the rule-box plot), ``eval/`` (the paper's evaluation), ``refine/`` (AGB-RL threshold
+refinement).  ``commands/`` holds the thin command-line handlers that ``cli`` dispatches to.
+See docs/architecture.md.
+"""
 
 __version__ = "0.1.0"

@@ -53,7 +53,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from rulec.compiler.llm_flags import add_llm_arguments
+    from rulec.compiler.llm.flags import add_llm_arguments
 
     parser = argparse.ArgumentParser(
         prog="rulec",
@@ -121,22 +121,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_inspect)
 
-    from rulec.compiler.kb_commands import register as register_kb_commands
+    from rulec.compiler.commands.inspect import register as register_kb_commands
 
     register_kb_commands(sub)
-    from rulec.compiler.eval_command import register as register_eval_command
+    from rulec.compiler.commands.eval import register as register_eval_command
 
     register_eval_command(sub)
-    from rulec.compiler.steps_command import register as register_steps_command
+    from rulec.compiler.commands.steps import register as register_steps_command
 
     register_steps_command(sub)
-    from rulec.compiler.refine_command import register as register_refine_command
+    from rulec.compiler.commands.refine import register as register_refine_command
 
     register_refine_command(sub)
-    from rulec.compiler.keys import register as register_keygen
+    from rulec.compiler.build.keys import register as register_keygen
 
     register_keygen(sub)
-    from rulec.compiler.plot_command import register as register_plot_command
+    from rulec.compiler.commands.plot import register as register_plot_command
 
     register_plot_command(sub)
     return parser
@@ -146,10 +146,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from rulec.compiler.kb_checks import check_knowledge_base
-    from rulec.compiler.keys import load_signing_key, sign_packed_payload
-    from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
-    from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
+    from rulec.compiler.build.keys import load_signing_key, sign_packed_payload
+    from rulec.compiler.kb.checks import check_knowledge_base
+    from rulec.compiler.kb.store import default_kb_path, write_knowledge_base
+    from rulec.compiler.llm.client import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import build_payload, collect_rules
     from rulec.runtime.bundle.format import frame_payload, pack_payload, write_bundle_file
 
@@ -180,9 +180,9 @@ def _compile(args: argparse.Namespace) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    from rulec.compiler.llm import CACHE_DIR_NAME, config_from_args
+    from rulec.compiler.llm.client import CACHE_DIR_NAME, config_from_args
+    from rulec.compiler.model.rules import dumps_rule
     from rulec.compiler.pipeline import collect_rules
-    from rulec.compiler.rules import dumps_rule
     from rulec.runtime.errors import DocumentError
 
     llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
@@ -202,7 +202,7 @@ def _extract(args: argparse.Namespace) -> int:
 
 
 def _report_findings(findings: list[Any]) -> None:
-    """The knowledge-base checks (compiler/kb_checks.py): reported, never fatal."""
+    """The knowledge-base checks (compiler/kb/checks.py): reported, never fatal."""
     counts: dict[str, int] = {}
     for finding in findings:
         counts[finding.kind] = counts.get(finding.kind, 0) + 1

@@ -14,21 +14,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler import __version__
-from rulec.compiler.boxes import Box, ThresholdConverter, boxes_of, to_float_bounds
-from rulec.compiler.cnf import Cnf, atom_arrays, build_cnf
-from rulec.compiler.extractor import Extraction, Problem, atoms_of, extract
-from rulec.compiler.graph import EDGE_TYPES, Graph, build_graph
-from rulec.compiler.manifest import Manifest, Parameter, load_manifest
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.rules import Rule, loads_rules
-from rulec.compiler.statements import Statement, read_document_text
-from rulec.compiler.views import DOCUMENT_SUFFIXES, DocumentViews, build_views
+from rulec.compiler.build.boxes import Box, ThresholdConverter, boxes_of, to_float_bounds
+from rulec.compiler.build.cnf import Cnf, atom_arrays, build_cnf
+from rulec.compiler.build.graph import EDGE_TYPES, Graph, build_graph
+from rulec.compiler.extract.offline import Extraction, Problem, atoms_of, extract
+from rulec.compiler.model.manifest import Manifest, Parameter, load_manifest
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import Rule, loads_rules
+from rulec.compiler.read.statements import Statement, read_document_text
+from rulec.compiler.read.views import DOCUMENT_SUFFIXES, DocumentViews, build_views
 from rulec.runtime.errors import DocumentError, ManifestError, RuleSchemaError, UnitError
 
 if TYPE_CHECKING:
-    from rulec.compiler.fidelity import Rejection
-    from rulec.compiler.llm import ChunkInput, LlmConfig
-    from rulec.compiler.llm_merge import Disagreement
+    from rulec.compiler.llm.client import ChunkInput, LlmConfig
+    from rulec.compiler.llm.fidelity import Rejection
+    from rulec.compiler.llm.merge import Disagreement
 
 MANIFEST_NAME = "sensors.toml"
 RULES_SUFFIX = ".jsonl"
@@ -126,7 +126,7 @@ def collect_rules(sources: list[Path], extractor: str = "offline",
             result.descriptive.extend(found.descriptive)
             result.problems.extend(found.problems)
         if extractor != "offline":
-            from rulec.compiler.llm import chunk_statements
+            from rulec.compiler.llm.client import chunk_statements
 
             chunks.extend(chunk_statements(rel, statements))
     if extractor != "offline":
@@ -138,8 +138,8 @@ def collect_rules(sources: list[Path], extractor: str = "offline",
 def _extract_with_llm(result: CompileResult, chunks: list[ChunkInput], extractor: str,
                       config: LlmConfig | None, used_ids: set[str]) -> None:
     """Ask the LLM (docs/llm-extractor.md); `both` merges with the offline rules."""
-    from rulec.compiler.llm import LlmConfigError, extract_with_llm
-    from rulec.compiler.llm_merge import merge
+    from rulec.compiler.llm.client import LlmConfigError, extract_with_llm
+    from rulec.compiler.llm.merge import merge
 
     if config is None:
         raise LlmConfigError(f"--extractor {extractor} needs an LLM configuration")
@@ -327,7 +327,7 @@ def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | Non
 
 
 def _rule_entry(rule: Rule) -> dict[str, Any]:
-    from rulec.compiler.rules import condition_to_json
+    from rulec.compiler.model.rules import condition_to_json
 
     action = rule.action if rule.kind != "exclusion" else " / ".join(rule.actions)
     condition = condition_to_json(rule.condition) if rule.condition is not None else None

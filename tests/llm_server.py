@@ -181,7 +181,7 @@ def fixture_names() -> list[str]:
 
 def main() -> int:
     """Serve every fixture's first successful answer until Ctrl-C (manual trials)."""
-    from rulec.compiler.statements import split_statements
+    from rulec.compiler.read.statements import split_statements
 
     with RecordedLlmServer() as server:
         for name in fixture_names():

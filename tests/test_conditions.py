@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulec.compiler.conditions import may_hold_number, parse_condition, tokenize
+from rulec.compiler.extract.conditions import may_hold_number, parse_condition, tokenize
 
 
 @settings(max_examples=300, deadline=None)

@@ -450,8 +450,8 @@ def compile_three_paths(folder: Path) -> Bundle:
     payload = build_payload(result, folder.name)
     if "atoms" not in payload["cnf"]:
         try:
-            from rulec.compiler.boxes import ThresholdConverter
-            from rulec.compiler.cnf import atom_arrays, build_cnf
+            from rulec.compiler.build.boxes import ThresholdConverter
+            from rulec.compiler.build.cnf import atom_arrays, build_cnf
         except ImportError:
             return load_bundle(encode_bundle(payload))
         units = {name: info.unit_symbol for name, info in result.params.params.items()}

@@ -16,16 +16,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulec.compiler import eval_command
-from rulec.compiler.eval_baselines import TfidfSvdEmbedder, tokens
-from rulec.compiler.eval_corpus import (
+from rulec.compiler.commands import eval as eval_command
+from rulec.compiler.eval.baselines import TfidfSvdEmbedder, tokens
+from rulec.compiler.eval.corpus import (
     EvaluationError,
     Query,
     infer_category,
     load_domain,
     load_queries,
 )
-from rulec.compiler.evaluation import (
+from rulec.compiler.eval.run import (
     Answer,
     EvalRun,
     Outcome,
@@ -275,7 +275,7 @@ def test_tokens_fold_thousands_separators() -> None:
 
 def test_bm25_finds_the_sentence_about_the_parameter(corpus: Path) -> None:
     pytest.importorskip("rank_bm25")
-    from rulec.compiler.eval_baselines import Bm25System
+    from rulec.compiler.eval.baselines import Bm25System
 
     domain = load_domain(corpus / "stand")
     bm25 = Bm25System(k=1)
@@ -388,7 +388,7 @@ def test_ablations_are_computed_by_the_engines_path_switches(tmp_path: Path) -> 
 def test_a_retrieved_rule_at_its_strict_threshold_is_a_hallucination(corpus: Path) -> None:
     # The coolant rule says "exceeds 600 °C": at 600 its condition does not hold, so a
     # retriever citing it hallucinates; at 600.5 the same citation is grounded.
-    from rulec.compiler.evaluation import _scored
+    from rulec.compiler.eval.run import _scored
 
     domain = load_domain(corpus / "stand")
     coolant = next(p for p in domain.passages if COOLANT in p.text)
@@ -432,7 +432,7 @@ def test_run_end_to_end_with_tfidf_fallback(corpus: Path) -> None:
 def test_grounded_needs_the_condition_to_hold_not_the_label(corpus: Path) -> None:
     # A rule whose compiled condition holds is not a hallucination even when the labels
     # forgot it; precision still counts it wrong.
-    from rulec.compiler.evaluation import _scored
+    from rulec.compiler.eval.run import _scored
 
     domain = load_domain(corpus / "stand")
     coolant = next(p for p in domain.passages if p.text.startswith("If the chamber "

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from rulec.compiler.extractor import extract
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.rules import condition_to_json
-from rulec.compiler.statements import split_statements
+from rulec.compiler.extract.offline import extract
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import condition_to_json
+from rulec.compiler.read.statements import split_statements
 
 
 def table(*params: tuple[str, tuple[str, ...], str]) -> ParameterTable:

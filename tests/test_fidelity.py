@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulec.compiler.extractor import extract
-from rulec.compiler.fidelity import filter_answer, ground_rule, quantities, statement_rule_id
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.rules import Rule, rule_from_json
-from rulec.compiler.statements import Statement, split_statements
+from rulec.compiler.extract.offline import extract
+from rulec.compiler.llm.fidelity import filter_answer, ground_rule, quantities, statement_rule_id
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import Rule, rule_from_json
+from rulec.compiler.read.statements import Statement, split_statements
 
 PARAMS = ParameterTable()
 for _name, _aliases, _unit in (

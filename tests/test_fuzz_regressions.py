@@ -153,7 +153,7 @@ def test_manifest_findings_are_refused_with_one_line(
 ) -> None:
     """Two inputs the sensors.toml oracle broke on: now a ManifestError, not a traceback
     (RecursionError) or a silently shadowed parameter."""
-    from rulec.compiler.manifest import load_manifest
+    from rulec.compiler.model.manifest import load_manifest
     from rulec.runtime.errors import ManifestError
 
     path = tmp_path / "sensors.toml"
@@ -203,9 +203,9 @@ def test_atheris_targets_instrument_only_the_code_under_test() -> None:
     from fuzz import harness
 
     modules = harness._rulec_modules()
-    assert {"rulec.runtime.bundle.loader", "rulec.compiler.units",
+    assert {"rulec.runtime.bundle.loader", "rulec.compiler.model.units",
             "rulec.firmware_bridge.cobs"} <= set(modules)
     hook = harness.instrument("rulec.runtime")
     excluded = hook._exclude_modules
-    assert "rulec.compiler.units" in excluded and "rulec.firmware_bridge.cobs" in excluded
+    assert "rulec.compiler.model.units" in excluded and "rulec.firmware_bridge.cobs" in excluded
     assert not any(m.startswith("rulec.runtime") for m in excluded)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rulec.compiler.boxes import ThresholdConverter
-from rulec.compiler.graph import build_graph
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.statements import Statement
+from rulec.compiler.build.boxes import ThresholdConverter
+from rulec.compiler.build.graph import build_graph
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.read.statements import Statement
 
 
 def test_statements_on_the_same_line_of_different_pages_stay_apart() -> None:
@@ -25,9 +25,9 @@ def test_a_text_statement_is_labelled_by_file_and_line() -> None:
 
 
 def test_a_rule_that_is_a_procedure_title_starts_that_procedure() -> None:
-    from rulec.compiler.extractor import extract
-    from rulec.compiler.graph import EDGE_TYPES
-    from rulec.compiler.statements import split_statements
+    from rulec.compiler.build.graph import EDGE_TYPES
+    from rulec.compiler.extract.offline import extract
+    from rulec.compiler.read.statements import split_statements
 
     params = ParameterTable()
     params.add(ParameterInfo("oil_pressure", ("oil pressure",), "psi"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulec.compiler.kb_checks import KINDS, Finding, check_knowledge_base
+from rulec.compiler.kb.checks import KINDS, Finding, check_knowledge_base
 from rulec.compiler.pipeline import CompileResult, build_payload, collect_rules
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import load_bundle

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from rulec.compiler import cli
-from rulec.compiler.kb_commands import EXIT_DIFFERENT, EXIT_SAME, format_table, register
-from rulec.compiler.knowledge_base import default_kb_path, write_knowledge_base
+from rulec.compiler.commands.inspect import EXIT_DIFFERENT, EXIT_SAME, format_table, register
+from rulec.compiler.kb.store import default_kb_path, write_knowledge_base
+from rulec.compiler.model.rules import dumps_rule, loads_rules
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.compiler.rules import dumps_rule, loads_rules
 from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 from rulec.runtime.errors import RulecError
 
@@ -72,7 +72,7 @@ def compile_to(sources: list[Path], bundle: Path, kb: Path | None = None) -> Pat
     result = collect_rules(sources)
     payload = build_payload(result, "test")
     try:
-        from rulec.compiler.views import build_views
+        from rulec.compiler.read.views import build_views
 
         for doc in result.documents:
             if getattr(doc, "views", None) is None and doc.path.suffix != ".jsonl":

@@ -12,16 +12,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from rulec.compiler import knowledge_base as kb
-from rulec.compiler.extractor import atoms_of
-from rulec.compiler.knowledge_base import (
+from rulec.compiler.extract.offline import atoms_of
+from rulec.compiler.kb import store as kb
+from rulec.compiler.kb.store import (
     TABLES,
     KnowledgeBaseError,
     default_kb_path,
     write_knowledge_base,
 )
+from rulec.compiler.model.rules import dumps_rule
 from rulec.compiler.pipeline import CompileResult, build_payload, collect_rules
-from rulec.compiler.rules import dumps_rule
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -41,7 +41,7 @@ If the flux exceeds 88 GW, jump.
 
 def attach_views(result: CompileResult) -> CompileResult:
     """Give each manual its views, as the pipeline does once it builds them itself."""
-    from rulec.compiler.views import build_views
+    from rulec.compiler.read.views import build_views
 
     for doc in result.documents:
         if getattr(doc, "views", None) is None and doc.path.suffix.lower() != ".jsonl":

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from llm_server import RecordedLlmServer, load_fixture
 
-from rulec.compiler.extractor import extract
-from rulec.compiler.llm import (
+from rulec.compiler.extract.offline import extract
+from rulec.compiler.llm.client import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
     ChunkInput,
@@ -27,11 +27,11 @@ from rulec.compiler.llm import (
     chunk_statements,
     extract_with_llm,
 )
-from rulec.compiler.llm_merge import merge
-from rulec.compiler.manifest import load_manifest
-from rulec.compiler.parameters import ParameterInfo, ParameterTable
-from rulec.compiler.rules import condition_to_json, dumps_rule, loads_rules
-from rulec.compiler.statements import split_statements
+from rulec.compiler.llm.merge import merge
+from rulec.compiler.model.manifest import load_manifest
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import condition_to_json, dumps_rule, loads_rules
+from rulec.compiler.read.statements import split_statements
 
 FIXTURES = Path(__file__).parent / "fixtures" / "llm"
 

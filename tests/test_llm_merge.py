@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulec.compiler.llm_merge import merge, normalize_condition
-from rulec.compiler.rules import Rule, condition_from_json, rule_from_json
+from rulec.compiler.llm.merge import merge, normalize_condition
+from rulec.compiler.model.rules import Rule, condition_from_json, rule_from_json
 
 
 def make(line: int, cond: dict[str, Any] | None, *, rule_id: str | None = None,

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulec.compiler.boxes import ThresholdConverter
-from rulec.compiler.cnf import atom_arrays, build_cnf
+from rulec.compiler.build.boxes import ThresholdConverter
+from rulec.compiler.build.cnf import atom_arrays, build_cnf
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import Bundle, load_bundle

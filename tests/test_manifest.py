@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.compiler.manifest import KNOWN_KEYS, Manifest, load_manifest, normalize_alias
-from rulec.compiler.units import PLAIN, parse_unit
+from rulec.compiler.model.manifest import KNOWN_KEYS, Manifest, load_manifest, normalize_alias
+from rulec.compiler.model.units import PLAIN, parse_unit
 from rulec.runtime.errors import ManifestError, RulecError
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "dev"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulec.compiler.parameters import ParameterInfo, ParameterTable, words_of
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable, words_of
 
 _WORD = st.sampled_from(["oil", "pressure", "pressures", "inlet", "temp", "the", "fuel"])
 _PHRASE = st.lists(_WORD, max_size=6).map(" ".join)

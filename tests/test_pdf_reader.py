@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from rulec.compiler import extractor
-from rulec.compiler.parameters import ParameterTable
-from rulec.compiler.pdf_reader import read_pdf
-from rulec.compiler.statements import Statement
-from rulec.compiler.views import DocumentViews, build_views
+from rulec.compiler.extract import offline as extractor
+from rulec.compiler.model.parameters import ParameterTable
+from rulec.compiler.read.pdf import read_pdf
+from rulec.compiler.read.statements import Statement
+from rulec.compiler.read.views import DocumentViews, build_views
 from rulec.runtime.errors import DocumentError
 
 fpdf = pytest.importorskip("fpdf", reason="generating PDFs needs fpdf2 (the [test] extra)")

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from rulec.compiler.cli import main
-from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.compiler.plot import (
+from rulec.compiler.commands.plot import parse_point
+from rulec.compiler.kb.plot import (
     PlotError,
     Projection,
     axis_label,
@@ -26,7 +26,7 @@ from rulec.compiler.plot import (
     draw,
     project,
 )
-from rulec.compiler.plot_command import parse_point
+from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.errors import StateError
@@ -293,7 +293,9 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 
 def test_matplotlib_is_imported_only_to_draw():
     done = _python("import sys\n"
-                   "from rulec.compiler import cli, plot, plot_command\n"
+                   "from rulec.compiler import cli\n"
+                   "from rulec.compiler.commands import plot as command\n"
+                   "from rulec.compiler.kb import plot\n"
                    "cli._parser()\n"
                    "print('matplotlib' in sys.modules)")
     assert done.returncode == 0, done.stderr

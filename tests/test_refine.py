@@ -15,15 +15,15 @@ import pytest
 
 from rulec.compiler.cli import main
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.compiler.refine import RefineConfig, refine
-from rulec.compiler.refine_bundle import (
+from rulec.compiler.refine.agent import RefineConfig, refine
+from rulec.compiler.refine.feedback import parse_feedback
+from rulec.compiler.refine.model import (
     BundleModel,
     RefineError,
     load_model,
     parse_condition_text,
     rebuild_payload,
 )
-from rulec.compiler.refine_feedback import parse_feedback
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.engine.engine import Engine

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rulec.compiler.model.rules import dumps_rule, loads_rules, rule_from_json, rule_to_json
 from rulec.compiler.pipeline import collect_rules
-from rulec.compiler.rules import dumps_rule, loads_rules, rule_from_json, rule_to_json
 from rulec.runtime.errors import RuleSchemaError
 
 ROOT = Path(__file__).resolve().parent.parent

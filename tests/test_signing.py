@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rulec.compiler.keys import (
+from rulec.compiler.build.keys import (
     SigningKey,
     generate_keypair,
     load_signing_key,

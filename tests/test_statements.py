@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies
 
-from rulec.compiler.statements import (
+from rulec.compiler.read.statements import (
     find_span,
     line_offsets,
     read_document_text,

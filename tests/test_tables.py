@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies
 
-from rulec.compiler import extractor, tables
-from rulec.compiler.extractor import Extraction
-from rulec.compiler.parameters import ParameterTable
-from rulec.compiler.rules import Rule, condition_to_json
-from rulec.compiler.statements import Statement
-from rulec.compiler.tables import (
+from rulec.compiler.extract import offline as extractor
+from rulec.compiler.extract.offline import Extraction
+from rulec.compiler.model.parameters import ParameterTable
+from rulec.compiler.model.rules import Rule, condition_to_json
+from rulec.compiler.read import tables
+from rulec.compiler.read.statements import Statement
+from rulec.compiler.read.tables import (
     align_cells,
     block_from_cells,
     find_text_tables,
@@ -21,7 +22,7 @@ from rulec.compiler.tables import (
     row_statements,
     split_pipe_cells,
 )
-from rulec.compiler.views import build_views, views_from_text
+from rulec.compiler.read.views import build_views, views_from_text
 
 LIMITS_MD = """# Limits
 

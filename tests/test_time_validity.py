@@ -317,8 +317,8 @@ def plant_with_atoms() -> Bundle:
     payload = plant_payload()
     if "atoms" not in payload["cnf"]:
         try:
-            from rulec.compiler.boxes import ThresholdConverter
-            from rulec.compiler.cnf import atom_arrays, build_cnf
+            from rulec.compiler.build.boxes import ThresholdConverter
+            from rulec.compiler.build.cnf import atom_arrays, build_cnf
         except ImportError:
             pytest.skip("the compiler cannot write cnf.atoms yet")
         result = collect_rules([PLANT])

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulec.compiler.units import (
+from rulec.compiler.model.units import (
     PLAIN,
     Unit,
     convert,
@@ -138,7 +138,7 @@ def test_mv_is_ambiguous_and_says_so() -> None:
 
 def test_every_symbol_parses_back_to_its_unit() -> None:
     """Callers store ``unit.symbol`` and re-parse it: that must give the same unit."""
-    from rulec.compiler import units as module
+    from rulec.compiler.model import units as module
 
     every = set(module._EXACT.values()) | set(module._NAMES.values())
     for unit in every:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rulec.compiler.statements import split_statements
-from rulec.compiler.views import CHUNK_CHARS, DocumentViews, build_views, views_from_text
+from rulec.compiler.read.statements import split_statements
+from rulec.compiler.read.views import CHUNK_CHARS, DocumentViews, build_views, views_from_text
 from rulec.runtime.errors import DocumentError
 
 MD = """# Engine manual

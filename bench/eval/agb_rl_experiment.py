@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from rulec.compiler.boxes import ThresholdConverter, boxes_of
+from rulec.compiler.build.boxes import ThresholdConverter, boxes_of
 from rulec.compiler.pipeline import build_payload, collect_rules
-from rulec.compiler.refine import RefineConfig, refine
-from rulec.compiler.refine_bundle import BoundKey, BundleModel, load_model, rebuild_payload
-from rulec.compiler.refine_feedback import parse_feedback
+from rulec.compiler.refine.agent import RefineConfig, refine
+from rulec.compiler.refine.feedback import parse_feedback
+from rulec.compiler.refine.model import BoundKey, BundleModel, load_model, rebuild_payload
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.engine.box_index import BoxIndex

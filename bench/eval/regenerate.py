@@ -20,14 +20,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulec.compiler.eval_command import (
+from rulec.compiler.commands.eval import (
     category_tables,
     render_tables,
     summary_table,
     system_notes,
     write_report,
 )
-from rulec.compiler.evaluation import EvalRun, run_evaluation
+from rulec.compiler.eval.run import EvalRun, run_evaluation
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

@@ -21,11 +21,11 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from rulec.compiler.extractor import extract
-from rulec.compiler.parameters import ParameterTable
+from rulec.compiler.extract.offline import extract
+from rulec.compiler.model.parameters import ParameterTable
+from rulec.compiler.model.rules import rule_from_json, rule_to_json
 from rulec.compiler.pipeline import _merge_manifests, _parameter_table
-from rulec.compiler.rules import rule_from_json, rule_to_json
-from rulec.compiler.views import views_from_text
+from rulec.compiler.read.views import views_from_text
 from rulec.runtime.errors import DocumentError, RuleSchemaError, UnitError
 
 from .failure import expect

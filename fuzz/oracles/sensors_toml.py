@@ -16,10 +16,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from rulec.compiler.manifest import Manifest
-from rulec.compiler.parameters import words_of
+from rulec.compiler.model.manifest import Manifest
+from rulec.compiler.model.parameters import words_of
+from rulec.compiler.model.units import parse_unit
 from rulec.compiler.pipeline import _merge_manifests, _parameter_table
-from rulec.compiler.units import parse_unit
 from rulec.runtime.errors import ManifestError
 
 from .failure import OracleFailure, expect

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from fuzz.harness import instrument  # noqa: E402
 
-with instrument("tomllib", "rulec.compiler.manifest", "rulec.compiler.units",
-                "rulec.compiler.parameters", "rulec.compiler.pipeline"):
+with instrument("tomllib", "rulec.compiler.model.manifest", "rulec.compiler.model.units",
+                "rulec.compiler.model.parameters", "rulec.compiler.pipeline"):
     from fuzz.oracles.sensors_toml import check_sensors_toml
 
 

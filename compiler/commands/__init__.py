@@ -1,0 +1,2 @@
+"""Thin command-line handlers, one module per group of ``rulec`` subcommands; each has a
+``register(subparsers)`` that ``cli`` calls."""

@@ -1,0 +1,890 @@
+"""Read the condition part of a statement into a boolean tree of comparisons.
+
+The text is tokenised into words, numbers (with the unit written after them)
+and punctuation; comparisons are found by the phrases of CONTRACTS.md
+("exceeds", "3 or more", "between A and B", "must not exceed" ...); the words
+between comparisons give the structure (`and`/`while`/`with` join, `or`
+separates, `unless` negates, `either ... or` groups).  Numbers inside
+identifiers (`REQ-BMS-001`, `12-lead`) are not numbers here.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from rulec.compiler.model.rules import All, AnyOf, Atom, Condition, Not
+from rulec.compiler.model.units import Unit, match_unit_phrase
+
+_TOKEN = re.compile(
+    r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
+    r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,])|\d+)"
+    r"(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
+    r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
+    r"|(?P<word>[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
+    r"|(?P<punct>[,;:()\[\]])"
+)
+
+# Prefix comparisons, longest first when matched; words must precede the number.
+_PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
+    (("greater", "than", "or", "equal", "to"), ">="),
+    (("more", "than", "or", "equal", "to"), ">="),
+    (("less", "than", "or", "equal", "to"), "<="),
+    (("equal", "to", "or", "greater", "than"), ">="),
+    (("equal", "to", "or", "more", "than"), ">="),
+    (("equal", "to", "or", "higher", "than"), ">="),
+    (("equal", "to", "or", "above"), ">="),
+    (("equal", "to", "or", "less", "than"), "<="),
+    (("equal", "to", "or", "lower", "than"), "<="),
+    (("equal", "to", "or", "below"), "<="),
+    (("at", "or", "above"), ">="), (("at", "or", "below"), "<="),
+    (("not", "less", "than"), ">="), (("no", "less", "than"), ">="),
+    (("not", "lower", "than"), ">="), (("no", "lower", "than"), ">="),
+    (("not", "fewer", "than"), ">="), (("no", "fewer", "than"), ">="),
+    (("not", "below"), ">="), (("not", "under"), ">="),
+    (("not", "more", "than"), "<="), (("no", "more", "than"), "<="),
+    (("not", "greater", "than"), "<="), (("no", "greater", "than"), "<="),
+    (("not", "higher", "than"), "<="), (("no", "higher", "than"), "<="),
+    (("not", "above"), "<="), (("not", "exceeding"), "<="), (("not", "over"), "<="),
+    (("at", "least"), ">="), (("at", "most"), "<="),
+    (("amounts", "to", "at", "least"), ">="), (("amounts", "to"), "=="),
+    (("amount", "to", "at", "least"), ">="), (("amounts", "to", "at", "most"), "<="),
+    (("amount", "to", "at", "most"), "<="),
+    (("at", "most", "amount", "to"), "<="), (("at", "least", "amount", "to"), ">="),
+    (("at", "most", "be"), "<="), (("at", "least", "be"), ">="),
+    (("rises", "past"), ">"), (("rise", "past"), ">"), (("climbs", "past"), ">"),
+    (("goes", "past"), ">"),
+    (("falls", "short", "of"), "<"), (("fall", "short", "of"), "<"),
+    (("falling", "short", "of"), "<"),
+    (("reach", "or", "exceed"), ">="), (("reaches", "or", "exceeds"), ">="),
+    (("reach", "or", "pass"), ">="), (("reaches", "or", "passes"), ">="),
+    (("meet", "or", "exceed"), ">="), (("meets", "or", "exceeds"), ">="),
+    (("passes",), ">"), (("passed",), ">"),
+    (("limited", "to", "a", "maximum", "of"), "<="), (("limited", "to"), "<="),
+    (("in", "excess", "of"), ">"),
+    (("greater", "than"), ">"), (("more", "than"), ">"), (("higher", "than"), ">"),
+    (("larger", "than"), ">"), (("older", "than"), ">"), (("longer", "than"), ">"),
+    (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
+    (("smaller", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
+    (("warmer", "than"), ">"), (("hotter", "than"), ">"),
+    # on a signed scale: "more negative than -100 mmHg" is below it
+    (("more", "negative", "than"), "<"), (("less", "negative", "than"), ">"),
+    (("more", "positive", "than"), ">"), (("less", "positive", "than"), "<"),
+    (("colder", "than"), "<"), (("cooler", "than"), "<"),
+    (("equal", "to"), "=="),
+    (("exceeds",), ">"), (("exceed",), ">"), (("exceeding",), ">"), (("exceeded",), ">"),
+    (("above",), ">"), (("over",), ">"), (("beyond",), ">"),
+    (("surpasses",), ">"), (("surpass",), ">"), (("surpassing",), ">"),
+    (("below",), "<"), (("under",), "<"), (("beneath",), "<"),
+    (("reaches",), "=="), (("reach",), "=="), (("reached",), "=="), (("reaching",), "=="),
+    (("equals",), "=="), (("hits",), "=="),
+    ((">",), ">"), (("<",), "<"), ((">=",), ">="), (("≥",), ">="), (("<=",), "<="),
+    (("≤",), "<="), (("=",), "=="),
+]
+_PREFIX_OPS.sort(key=lambda item: -len(item[0]))
+
+_POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
+    (("or", "more"), ">="), (("or", "higher"), ">="), (("or", "greater"), ">="),
+    (("or", "above"), ">="), (("or", "over"), ">="), (("and", "above"), ">="),
+    (("and", "higher"), ">="), (("and", "greater"), ">="), (("and", "more"), ">="),
+    (("and", "lower"), "<="), (("and", "less"), "<="),
+    (("is", "exceeded"), ">"), (("are", "exceeded"), ">"),
+    (("and", "over"), ">="), (("or", "longer"), ">="), (("or", "older"), ">="),
+    (("or", "less"), "<="), (("or", "lower"), "<="), (("or", "fewer"), "<="),
+    (("or", "below"), "<="), (("or", "under"), "<="), (("and", "below"), "<="),
+    (("and", "under"), "<="), (("or", "younger"), "<="), (("or", "shorter"), "<="),
+    (("or", "larger"), ">="), (("and", "larger"), ">="), (("or", "bigger"), ">="),
+    (("or", "warmer"), ">="), (("or", "hotter"), ">="), (("and", "warmer"), ">="),
+    (("or", "colder"), "<="), (("or", "cooler"), "<="), (("and", "colder"), "<="),
+    (("or", "smaller"), "<="), (("and", "smaller"), "<="),
+    # only after zero: "0 % or negative" is at or below zero
+    (("or", "negative"), "<="), (("or", "positive"), ">="),
+]
+_SIGN_WORDS = ("negative", "positive")
+
+
+def _by_length(
+    ops: list[tuple[tuple[str, ...], str]],
+) -> list[tuple[int, dict[tuple[str, ...], tuple[int, str]]]]:
+    """``ops`` grouped by phrase length, longest first, each phrase -> (its place in
+    ``ops``, its operator): a dict look-up per length finds the phrase the list scan
+    finds (the first listed), without comparing every phrase at every number."""
+    groups: dict[int, dict[tuple[str, ...], tuple[int, str]]] = {}
+    for index, (pattern, op) in enumerate(ops):
+        groups.setdefault(len(pattern), {}).setdefault(pattern, (index, op))
+    return sorted(groups.items(), key=lambda group: -group[0])
+
+
+_PREFIX_BY_LENGTH = _by_length(_PREFIX_OPS)
+_POSTFIX_BY_LENGTH = _by_length(_POSTFIX_OPS)
+
+_NEGATE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "between": "outside", "outside": "between"}
+# Words that may stand between a parameter's name and its comparison.
+_VERB_GAP = {
+    "is", "are", "was", "were", "be", "been", "being", "remains", "remain", "stays", "stay",
+    "kept", "keep", "maintained", "held", "falls", "fall", "drops", "drop", "rises", "rise",
+    "goes", "go", "gets", "get", "climbs", "climb", "reads", "read", "measures", "measured",
+    "increases", "increase", "decreases", "decrease", "has", "have", "does", "do", "did",
+    "reduced", "lowered", "decreased", "raised", "increased", "contain", "contains",
+    "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
+    "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",
+    "at", "operated", "run", "runs", "running", "lie", "lies", "within", "in", "the", "range",
+    "set", "allowed", "permitted", "exceeding", "band", "window", "becomes", "become",
+    "drawn", "down",
+}
+# Said instead of "never" between a modal and its comparison.
+_NEVER_PHRASES = (("at", "no", "time"), ("under", "no", "circumstances"), ("in", "no", "case"),
+                  ("on", "no", "account"))
+# Said instead of "always" between a modal and its comparison.
+_ALWAYS_PHRASES = (("at", "all", "times"), ("at", "any", "time"), ("in", "all", "cases"),
+                   ("under", "all", "conditions"))
+_MODALS = {"must", "shall", "should", "cannot", "need", "needs", "required", "has", "have"}
+_CONNECTIVES = {"and", "or", "while", "with", "whilst", "unless", "except", "but", "either",
+                "if", "when", "whenever", "where", "nor", "both", "plus"}
+_TIME_DIMENSIONS = ("time", "calendar")
+
+
+@dataclass
+class Token:
+    kind: str  # "num" | "word" | "sym" | "punct"
+    text: str
+    start: int
+    end: int
+    value: Decimal | None = None
+    unit: Unit | None = None
+    gap: str = ""  # the raw text between the previous token and this one
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+
+@dataclass
+class FoundAtom:
+    """A comparison found in the text: where it lies, what it compares."""
+
+    first: int  # index of the first token of its comparison phrase
+    last: int  # index of its last token
+    op: str
+    value: Decimal | tuple[Decimal, Decimal]
+    unit: Unit | None
+    phrase: str = ""  # the words naming the parameter
+    param: str | None = None
+    label: str = ""
+    requirement: bool = False  # stated as what must hold ("must not exceed")
+    inner: str = ""  # parameter words between comparison and number ("above a pressure of 5")
+    negated: bool = False  # a requirement said with not/never: the op is the written one's negation
+
+
+@dataclass
+class Duration:
+    seconds: Decimal
+    inclusive: bool
+
+
+@dataclass
+class ParsedCondition:
+    condition: Condition | None
+    atoms: list[FoundAtom]
+    duration: Duration | None = None
+    requirement: bool = False
+    violation: bool = False  # context comparisons and a violated requirement, already negated
+    end: int = 0  # character offset where the last comparison ends
+    start: int = 0  # character offset where the first parameter phrase starts
+    problems: list[str] = field(default_factory=list)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words, numbers with their units, symbols and punctuation, with character spans."""
+    tokens: list[Token] = []
+    pos = 0
+    # The matches of _TOKEN from pos on, as a search from each token's end would find
+    # them; taken again from a unit's end when a number's unit is read past its match.
+    matches = _TOKEN.finditer(text)
+    while (match := next(matches, None)) is not None:
+        start, end = match.span()
+        kind = match.lastgroup or "word"
+        word = match.group()
+        tok = Token(kind, word, start, end, None, None, text[pos:start])
+        pos = end
+        low = word.lower()
+        if kind == "word" and low in _NUMBER_WORDS and _number_word_position(tokens):
+            # "the flow rate is zero": a number written as a word, after a comparison
+            kind = tok.kind = "num"
+        if kind == "num":
+            tok.value = (Decimal(_NUMBER_WORDS[low]) if low in _NUMBER_WORDS
+                         else parse_decimal(word))
+            found = match_unit_phrase(text, pos)
+            if found is not None:
+                tok.unit, unit_end = found
+                tok.end = pos = unit_end
+                pos = _skip_dual_unit(text, pos)
+                matches = _TOKEN.finditer(text, pos)
+        tokens.append(tok)
+    return tokens
+
+
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+# What a number token holds: a digit or a number word (also inside a longer word here).
+_NUMBER_LIKE = re.compile(r"\d|" + "|".join(_NUMBER_WORDS), re.IGNORECASE)
+
+
+def may_hold_number(text: str) -> bool:
+    """False when ``tokenize(text)`` cannot give a number token (no digit, no number
+    word): a cheap test before tokenising a text only to look for comparisons."""
+    return _NUMBER_LIKE.search(text) is not None
+
+
+def _number_word_position(tokens: list[Token]) -> bool:
+    """Number words count as numbers only right after a comparison or `is`/`reaches`."""
+    if not tokens:
+        return False
+    last = tokens[-1].low
+    return last in ("is", "are", "reaches", "reach", "exceeds", "than", "above", "below",
+                    "least", "most", "equals", "to", "under", "over")
+
+
+def parse_decimal(text: str) -> Decimal:
+    """A number as written: thousands parted by commas or spaces ("9 550"), a Unicode minus."""
+    return Decimal(_THOUSANDS.sub("", text).replace("−", "-"))
+
+
+_THOUSANDS = re.compile(r"[, \u00a0\u202f\u2009]")
+
+
+def _skip_dual_unit(text: str, pos: int) -> int:
+    """`118 °C (245 °F)`: the bracketed second unit restates the first; skip it.  A unit
+    rulec does not convert counts too (`0.8 m³ (5 bbl)`): it only restates."""
+    match = _DUAL_UNIT.match(text, pos)
+    if match and (match_unit_phrase(text, match.start(1)) is not None
+                  or _UNIT_WORD.fullmatch(match.group(1).strip())):
+        return match.end()
+    return pos
+
+
+_DUAL_UNIT = re.compile(r"\s*\(\s*[+\-−]?[\d,]+(?:\.\d+)?\s*([^()\d]{1,25})\)")
+
+
+# One unit-like word in such a bracket: "bbl", "psig", "US gal" is two words and stays.
+_UNIT_WORD = re.compile(r"[A-Za-zµ°%][A-Za-zµ°%/³²·]{0,11}")
+
+
+def parse_condition(
+    text: str,
+    resolve: Callable[[str], tuple[str, str] | None],
+    resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None = None,
+    trailing_action: bool = False,
+    known: Callable[[str], bool] | None = None,
+) -> ParsedCondition:
+    """Parse a condition text; `resolve(phrase)` maps words to (parameter, label).
+
+    `trailing_action`: the text goes on with the action after the last comparison
+    ("Patients with X above N require ..."), so words there are not condition.
+    `known(phrase)`: whether the words are a parameter's alias word for word; with it,
+    "the symmetry or the flatness is greater than 3 %" compares both parameters."""
+    read_tokens, read_duration, read_consumed, found = _read_comparisons(text)
+    # Copies of what the steps below fill in or might change; tokens are only read.
+    tokens = list(read_tokens)
+    duration, consumed = copy.copy(read_duration), set(read_consumed)
+    atoms = [_copied(atom) for atom in found]
+    problems: list[str] = []
+    if duration is not None and duration.seconds < 0:
+        # "for more than -15 s": no time can last that; refused, not read as no duration
+        return ParsedCondition(None, atoms, None, problems=["a duration cannot be negative"])
+    if not atoms:
+        return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
+    _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)
+    if any(a.param is None for a in atoms):
+        return ParsedCondition(None, atoms, duration, problems=problems)
+    if known is not None:
+        atoms = _shared_comparisons(tokens, atoms, resolve, known)
+    requirement = all(a.requirement for a in atoms)
+    if not requirement and any(a.requirement for a in atoms):
+        # Context comparisons plus a requirement: fires when the context holds and the
+        # requirement is violated.
+        context = [a for a in atoms if not a.requirement]
+        required = [a for a in atoms if a.requirement]
+        condition: Condition = All((_build(_structure(tokens, context)),
+                                    Not(_build(_structure(tokens, required)))))
+        violation = True
+    else:
+        condition = _build(_structure(tokens, atoms))
+        violation = False
+    first_phrase_tok = _phrase_start(tokens, atoms, 0)
+    left_out = _clause_left_out(tokens, atoms, first_phrase_tok, consumed, trailing_action)
+    if left_out:
+        # A joined clause without a comparison would be silently dropped, and the rule
+        # would fire more often than written: refuse it instead.
+        return ParsedCondition(None, atoms, duration, problems=[
+            f"part of the condition is not a comparison with a number: {left_out!r}"])
+    return ParsedCondition(
+        condition, atoms, duration, requirement,
+        violation=violation,
+        end=tokens[atoms[-1].last].end,
+        start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
+        problems=problems,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_comparisons(text: str) -> tuple[tuple[Token, ...], Duration | None, frozenset[int],
+                                          tuple[FoundAtom, ...]]:
+    """The tokens, duration and comparisons of a condition text, before any parameter is
+    named.  A pure function of the text, so cached: the same condition texts come back in
+    statement after statement (and input after input when fuzzing)."""
+    if _TIME_ADJECTIVE.search(text):  # blanked, so that offsets into the text still hold
+        text = _TIME_ADJECTIVE.sub(lambda m: " " * len(m.group(0)), text)
+    tokens = tokenize(text)
+    duration, consumed = _find_duration(tokens)
+    atoms = find_comparisons(tokens, consumed)
+    return tuple(tokens), duration, frozenset(consumed), tuple(atoms)
+
+
+# "for more than 10 consecutive minutes": the adjective between a number and its unit
+_TIME_ADJECTIVE = re.compile(
+    r"(?<=\d)\s+(?:consecutive|continuous|successive|uninterrupted)(?=\s+(?:s|secs?|seconds?|"
+    r"mins?|minutes?|h|hrs?|hours?|days?)\b)", re.IGNORECASE)
+
+
+def _copied(atom: FoundAtom) -> FoundAtom:
+    """``copy.copy(atom)`` without the copy protocol's cost: its fields are its __dict__."""
+    new = object.__new__(FoundAtom)
+    new.__dict__.update(atom.__dict__)
+    return new
+
+
+_RELATIVE = frozenset({"where", "which", "who", "whom", "whose", "that"})
+
+
+def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
+                     consumed: set[int], trailing_action: bool) -> str:
+    """Words joined by and/or/while before the first or after the last comparison."""
+    joins = ("and", "or", "while", "whilst")
+    filler = ("the", "a", "an", "it", "so", "then", "either", "both")
+
+    def content(words: list[str]) -> bool:
+        return any(w not in _CONNECTIVES and w not in filler for w in words)
+
+    before = [t for t in tokens[:first] if t.kind == "word"]
+    words = [t.low for t in before]
+    for k, word in enumerate(words):
+        # "X becomes frobbier than 5 unless Y ...": with nothing read before `unless`,
+        # the exception alone would be the whole condition
+        if word in joins + ("unless", "except") and content(words[:k]):
+            if trailing_action and any(w in _RELATIVE for w in words[:k]):
+                continue  # "The air in every place where persons work or travel shall ..."
+            return " ".join(t.text for t in before[:k + 1])
+    if trailing_action:
+        return ""
+    after = [t for i, t in enumerate(tokens) if i > atoms[-1].last and i not in consumed]
+    words = [t.low for t in after]
+    for k, word in enumerate(words):
+        if word in joins and content(words[k + 1:k + 4]):
+            return " ".join(t.text for t in after[k:k + 6])
+    return ""
+
+
+# ---------------------------------------------------------------- durations
+
+
+def _find_duration(tokens: list[Token]) -> tuple[Duration | None, set[int]]:
+    """`for more than 2 seconds` (strict) / `for at least 5 min` (inclusive)."""
+    words = [t.low for t in tokens]
+    for i, tok in enumerate(tokens):
+        if tok.kind != "num" or tok.unit is None or tok.unit.dimension not in _TIME_DIMENSIONS:
+            continue
+        assert tok.value is not None
+        before = words[max(0, i - 4):i]
+        seconds = Decimal(str(_to_seconds(tok.value, tok.unit)))
+        for pattern, inclusive in (
+            (["for", "more", "than"], False), (["for", "longer", "than"], False),
+            (["lasting", "more", "than"], False), (["lasting", "longer", "than"], False),
+            (["lasting", "over"], False), (["lasting", "at", "least"], True),
+            (["for", "over"], False), (["for", "in", "excess", "of"], False),
+            (["during", "more", "than"], False), (["during", "over"], False),
+            (["during", "at", "least"], True),
+            (["for", "at", "least"], True), (["for", "a", "minimum", "of"], True),
+            (["for", "a", "period", "exceeding"], False),
+            (["period", "of", "more", "than"], False), (["period", "longer", "than"], False),
+        ):
+            if before[-len(pattern):] == pattern:
+                start = _persistence_start(words, i - len(pattern))
+                consumed = set(range(start, i + 1))
+                return Duration(seconds, inclusive), consumed
+        if before[-1:] == ["for"] and words[i + 1:i + 3] in (["or", "more"], ["or", "longer"]):
+            return Duration(seconds, True), {i - 1, i, i + 1, i + 2}
+    return None, set()
+
+
+# "drops below 134 °C and stays there for more than 10 s", "is below 500 mbar and this
+# condition continues for more than 10 s": the duration is how long the comparison holds.
+_PERSISTENCE = re.compile(
+    r"and (?:(?:this|the|that|such an?|such) (?:condition|state|situation|reading|value|"
+    r"deviation|excursion|alarm|fault) |it |this |that )?(?:continues|persists|lasts|"
+    r"remains|stays|holds|prevails|is (?:maintained|sustained|present))"
+    r"(?: (?:there|so|unchanged|uninterrupted|in place))?")
+
+
+def _persistence_start(words: list[str], end: int) -> int:
+    """Where a clause that says the comparison before it goes on holding ends at word
+    `end` ("and stays there"); `end` when there is none."""
+    for length in range(min(6, end), 1, -1):
+        if _PERSISTENCE.fullmatch(" ".join(words[end - length:end])):
+            return end - length
+    return end
+
+
+def _to_seconds(value: Decimal, unit: Unit) -> Decimal:
+    from rulec.compiler.model.units import duration_seconds
+
+    exact = duration_seconds(value, unit)
+    return Decimal(exact.numerator) / Decimal(exact.denominator)
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]:
+    words = [t.low for t in tokens]
+    atoms: list[FoundAtom] = []
+    used: set[int] = set(consumed)
+    i = 0
+    while i < len(tokens):
+        if tokens[i].kind != "num" or i in used:
+            i += 1
+            continue
+        found = _range_at(tokens, words, i) or _comparison_at(tokens, words, i)
+        if found is None:
+            i += 1
+            continue
+        if any(k in used for k in range(found.first, found.last + 1)):
+            i += 1
+            continue
+        if found.first > 0 and words[found.first - 1] == "by":
+            # "rises by more than 5 °C within 10 minutes", "exceeds the set point by more
+            # than 2 bar": a change or a deviation, which no single reading can show
+            used.update(range(found.first, found.last + 1))
+            i = found.last + 1
+            continue
+        atoms.append(found)
+        used.update(range(found.first, found.last + 1))
+        i = found.last + 1
+    return atoms
+
+
+def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    """`between A and B`, `from A to B`, `outside (the range) A to B`, `A to B`."""
+    j = i + 2
+    dashed = (i + 1 < len(tokens) and tokens[i + 1].kind == "num"
+              and tokens[i + 1].gap.strip() in ("-", "–", "—", "−"))
+    if dashed:
+        j = i + 1  # "20–120 psi", "20 - 120 psi"
+    elif j >= len(tokens) or tokens[j].kind != "num" or words[i + 1] not in ("and", "to"):
+        return None
+    low_tok, high_tok = tokens[i], tokens[j]
+    assert low_tok.value is not None and high_tok.value is not None
+    low, high = low_tok.value, high_tok.value
+    unit = high_tok.unit or low_tok.unit
+    back = words[max(0, i - 5):i]
+    op = None
+    first = i
+    for pattern, kind in (
+        (["outside", "the", "range", "of"], "outside"), (["outside", "the", "range"], "outside"),
+        (["outside", "of"], "outside"), (["outside"], "outside"),
+        (["not", "between"], "outside"), (["not", "within"], "outside"),
+        (["in", "the", "range", "of"], "between"), (["in", "the", "range"], "between"),
+        (["within", "the", "range", "of"], "between"), (["within", "the", "range"], "between"),
+        (["in", "the", "band"], "between"), (["within", "the", "band"], "between"),
+        (["outside", "the", "band"], "outside"),
+        (["outside", "the", "tolerance", "of"], "outside"),
+        (["outside", "the", "tolerance"], "outside"),
+        (["outside", "the", "limits", "of"], "outside"),
+        (["outside", "the", "band", "of"], "outside"),
+        (["within", "the", "tolerance", "of"], "between"),
+        (["within", "the", "limits", "of"], "between"),
+        (["between"], "between"), (["within"], "between"), (["from"], "between"),
+        (["range", "of"], "between"),
+    ):
+        if back[-len(pattern):] == pattern:
+            if kind == "between" and pattern == ["from"] and words[i + 1] != "to" and not dashed:
+                continue
+            if pattern in (["between"], ["not", "between"]) and words[i + 1] != "and" and not (
+                    dashed):
+                continue
+            op, first = kind, i - len(pattern)
+            break
+    if op is None:
+        held = ("is", "are", "remains", "remain", "stays", "stay", "be", "kept", "maintained")
+        if back[-1:] and back[-1] in held and (words[i + 1] == "to" or dashed):
+            op, first = "between", i
+        elif back[-1:] == ["at"] and back[-2:-1] and back[-2] in (*held, "held", "stored") and (
+                words[i + 1] == "to" or dashed):
+            op, first = "between", i  # "shall be maintained at 0–5 °C"
+        else:
+            return None
+    if low > high:
+        low, high = high, low
+    return FoundAtom(first, j, op, (low, high), unit)
+
+
+def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    tok = tokens[i]
+    assert tok.value is not None
+    postfix: tuple[int, int, str] | None = None  # (place in _POSTFIX_OPS, length, op)
+    for n, table in _POSTFIX_BY_LENGTH:
+        after = i + 1 + n
+        if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than" or (
+                after + 1 < len(tokens) and words[after + 1] == "than")):
+            # "80 °C or below 5 °C", "-5 % or more positive than +5 %": a second
+            # comparison, not "80 or below"
+            continue
+        found = table.get(tuple(words[i + 1:after]))
+        if found is not None and (postfix is None or found[0] < postfix[0]):
+            postfix = (found[0], n, found[1])
+    if postfix is not None and (words[i + postfix[1]] not in _SIGN_WORDS or tok.value == 0):
+        _, n, op = postfix
+        first = i
+        if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
+            first = i - 1
+        return FoundAtom(first, i + n, op, tok.value, tok.unit)
+    prefix = _prefix_op(words, i)
+    if prefix is not None:
+        n, op = prefix
+        first = i - n
+        if op in _NEGATE and words[first] not in ("not", "no") and first > 0 and words[
+                first - 1] in ("not", "never"):
+            if not _modal_before(words, first - 1):
+                # "does not exceed 5" states <= 5
+                return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
+        return FoundAtom(first, i, op, tok.value, tok.unit)
+    inner = _inner_comparison(tokens, words, i)
+    if inner is not None:
+        return inner
+    if i > 0 and words[i - 1] in ("is", "are", "equals", "="):
+        return FoundAtom(i - 1, i, "==", tok.value, tok.unit)
+    return None
+
+
+def _inner_comparison(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
+    """`above a discharge pressure of 6.5 bar`: the parameter stands between the
+    comparison word and its number."""
+    if i < 2 or words[i - 1] not in ("of", "at"):
+        return None
+    tok = tokens[i]
+    assert tok.value is not None
+    for k in range(i - 2, max(-1, i - 9), -1):
+        between = tokens[k + 1:i - 1]
+        if any(t.kind != "word" or t.low in _CONNECTIVES for t in between):
+            return None
+        prefix = _prefix_op(words, k + 1) if between else None
+        if prefix is not None:
+            n, op = prefix
+            found = FoundAtom(k - n + 1, i, op, tok.value, tok.unit)
+            found.inner = " ".join(t.text for t in between)
+            return found
+    return None
+
+
+def _prefix_op(words: list[str], end: int) -> tuple[int, str] | None:
+    """(length, operator) of the first phrase of ``_PREFIX_OPS`` (longest first) that
+    ends just before word ``end``, or None."""
+    for n, table in _PREFIX_BY_LENGTH:
+        if end - n >= 0:
+            found = table.get(tuple(words[end - n:end]))
+            if found is not None:
+                return n, found[1]
+    return None
+
+
+# Verbs that keep a state, not orders: "Plasma shall be stored at a freezer temperature
+# of -25 °C or lower" requires the value ("shall be stopped at 80 °C" is an order).
+_KEPT = frozenset({"stored", "kept", "held", "maintained", "operated", "run", "used",
+                   "transported", "preserved", "conditioned"})
+
+
+def _kept_at(words: list[str]) -> bool:
+    """A modal, "be" and a state-keeping verb before the parameter's name."""
+    for k in range(len(words) - 2):
+        if _is_modal(words, k):
+            rest = words[k + 1:k + 4]
+            if rest[:1] in (["not"], ["never"]):
+                rest = rest[1:]
+            if rest[:1] == ["be"] and rest[1:2] and rest[1] in _KEPT:
+                return True
+    return False
+
+
+def _is_modal(words: list[str], k: int) -> bool:
+    """`must`, `shall`...; `has`/`have` only as in "has to" ("has been above 40 °C" is a
+    past state, not a requirement)."""
+    word = words[k]
+    if word in ("has", "have"):
+        return k + 1 < len(words) and words[k + 1] == "to"
+    if word == "may":  # "may not exceed": a prohibition; "may exceed" says nothing
+        return k + 1 < len(words) and words[k + 1] == "not"
+    return word in _MODALS
+
+
+_DETERMINERS = ("the", "a", "an", "its", "their", "any")
+
+
+def _shared_comparisons(
+    tokens: list[Token],
+    atoms: list[FoundAtom],
+    resolve: Callable[[str], tuple[str, str] | None],
+    known: Callable[[str], bool],
+) -> list[FoundAtom]:
+    """`the beam symmetry or the beam flatness is greater than 3 %` (also a list, `A, B
+    and C are above N`): parameters named just before another's name share its
+    comparison.  Only names that are aliases word for word count ("the pressure drops or
+    ..." is no name), and the list must start the clause: a word left before it would
+    otherwise go unread."""
+    out: list[FoundAtom] = []
+    for n, atom in enumerate(atoms):
+        lower = atoms[n - 1].last + 1 if n > 0 else 0
+        joint = _phrase_start(tokens, atoms, n) - 1
+        shared: list[FoundAtom] = []
+        separators: tuple[str, ...] = ("or", "and")
+        while joint > lower and tokens[joint].low in separators:
+            k = joint
+            while k > lower and tokens[k - 1].kind == "word" and (
+                    tokens[k - 1].low in _DETERMINERS or (tokens[k - 1].low not in _CONNECTIVES
+                                                          and tokens[k - 1].low not in _VERB_GAP)):
+                k -= 1
+            words = [t.text for t in tokens[k:joint]]
+            while words and words[0].lower() in _DETERMINERS:
+                words.pop(0)
+            name = " ".join(words)
+            resolved = resolve(name) if name and known(name) else None
+            if resolved is None or resolved[0] == atom.param:
+                shared = []
+                break
+            one = _copied(atom)
+            one.first, one.last = joint, joint - 1  # its name ends at the separator
+            one.param, one.label, one.phrase = resolved[0], resolved[1], name
+            shared.insert(0, one)
+            if k == 0 or tokens[k - 1].low in (
+                    "if", "when", "whenever", "while", "once", "either", "both", "or", "and"):
+                break  # the list starts the clause
+            joint, separators = k - 1, (",",)
+        else:
+            shared = []  # the list does not start the clause
+        out.extend(shared)
+        out.append(atom)
+    return out
+
+
+def _required_purpose(words: list[str]) -> bool:
+    """"must be adjusted so that the blood temperature never goes below 35 °C": what the
+    "so that" clause says is what the modal before it requires."""
+    for k in range(1, len(words)):
+        if words[k] == "that" and words[k - 1] in ("so", "such"):
+            return any(w in _MODALS for w in words[:k - 1])
+    return False
+
+
+def _modal_before(words: list[str], k: int) -> bool:
+    """A modal before position k, or an imperative "Do not" / "Never" opening the text."""
+    if (k == 1 and words[0] in ("do", "don't")) or (k == 0 and words[0] == "never"):
+        return True
+    if k > 0 and words[k - 1] == "may" and words[k] in ("not", "never"):
+        return True  # "may not exceed": a prohibition
+    return any(w in _MODALS for w in words[max(0, k - 3):k])
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
+    """First token of the words naming atom n's parameter."""
+    lower_bound = atoms[n - 1].last + 1 if n > 0 else 0
+    k = atoms[n].first
+    while k > lower_bound:
+        prev = tokens[k - 1]
+        if prev.kind == "punct" or prev.kind == "num" or prev.low in _CONNECTIVES:
+            break
+        k -= 1
+    return k
+
+
+def _name_atoms(
+    tokens: list[Token],
+    atoms: list[FoundAtom],
+    resolve: Callable[[str], tuple[str, str] | None],
+    resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None,
+    problems: list[str],
+) -> None:
+    for n, atom in enumerate(atoms):
+        start = _phrase_start(tokens, atoms, n)
+        words = [t.low for t in tokens[start:atom.first]]
+        gap: list[str] = []
+        while True:
+            while words and words[-1] in _VERB_GAP:
+                gap.insert(0, words.pop())
+            always = next((len(p) for p in _ALWAYS_PHRASES if tuple(words[-len(p):]) == p), 0)
+            if always:
+                del words[-always:]  # "must at all times be above": always
+                gap.insert(0, "always")
+                continue
+            never = next((len(p) for p in _NEVER_PHRASES if tuple(words[-len(p):]) == p), 0)
+            if not never:
+                break
+            del words[-never:]  # "shall at no time be less than": never
+            gap.insert(0, "never")
+        atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
+        imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
+            words)
+        atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
+            "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
+            tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
+            gap[-1:] == ["may"] and tokens[atom.first].low == "at") or (  # "may at most N"
+            _required_purpose(words))
+        inherited = not words and not gap and n > 0 and atoms[n - 1].requirement
+        if inherited:
+            # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
+            # second comparison goes on with the same verb, so the same requirement.
+            atom.requirement = True
+        said = gap + words if _kept_at(words) else gap
+        if inherited and atoms[n - 1].negated:
+            said = ["not"]  # "must not fall below 40 % nor (or) exceed 60 %": not either
+        if atom.requirement and ("not" in said or "never" in said or "cannot" in said):
+            # "must not exceed N": the requirement is the negation of what is written.
+            atom.op = _NEGATE.get(atom.op, atom.op)
+            atom.negated = True
+            if atom.op == "==":
+                atom.requirement = False
+        resolved = resolve(atom.inner) if atom.inner else None
+        if resolved is None and _has_noun(atom.phrase):
+            resolved = resolve(atom.phrase)
+        if resolved is None and gap and words:
+            # "the pressure rise exceeds 20 µbar": a word read as a verb ends the name
+            resolved = resolve(" ".join(t.text for t in tokens[start:atom.first]
+                                        if t.kind == "word"))
+        if resolved is None:
+            # "more than 3 failed login attempts": the parameter is named after the number.
+            after = _words_after(tokens, atom.last)
+            resolved = resolve(after) if after else None
+        if resolved is None and n > 0 and not _has_noun(atom.phrase):
+            prev = atoms[n - 1]
+            same_kind = prev.unit is None or atom.unit is None or (
+                prev.unit.dimension == atom.unit.dimension)
+            resolved = (prev.param, prev.label) if prev.param and same_kind else None
+        if resolved is None and words:
+            # "The CO concentration in any place where persons work shall be ...": the
+            # name stands before a clause that ends the phrase; read back to the clause start.
+            lower = atoms[n - 1].last + 1 if n > 0 else 0
+            wide = " ".join(t.text for t in tokens[lower:start + len(words)] if t.kind == "word")
+            resolved = resolve(wide) if wide != atom.phrase else None
+        if resolved is None and resolve_by_unit is not None and atom.unit is not None:
+            resolved = resolve_by_unit(atom.unit)
+            if resolved is not None:
+                problems.append(
+                    f"parameter for {atom.phrase or 'an unnamed quantity'!r} taken from its "
+                    f"unit: {resolved[0]}"
+                )
+        if resolved is None:
+            problems.append(f"no parameter matches {atom.phrase or '(nothing)'!r}")
+            continue
+        atom.param, atom.label = resolved
+
+
+def _has_noun(phrase: str) -> bool:
+    return any(w.lower() not in _NOT_NOUNS for w in phrase.split())
+
+
+_NOT_NOUNS = {"the", "a", "an", "it", "its", "either", "both", "then", "there", "they",
+              "this", "that", "do", "not", "never", "don't"}
+
+
+def _words_after(tokens: list[Token], last: int) -> str:
+    """Up to five plain words right after a comparison's number."""
+    words = []
+    for tok in tokens[last + 1:last + 6]:
+        if tok.kind != "word" or tok.low in _CONNECTIVES or tok.low in _VERB_GAP:
+            break
+        words.append(tok.text)
+    return " ".join(words)
+
+
+# ---------------------------------------------------------------- structure
+
+
+def _structure(tokens: list[Token], atoms: list[FoundAtom]) -> list[object]:
+    """Atoms interleaved with 'and'/'or'/'andnot' and '('/')' from the words between them."""
+    items: list[object] = [atoms[0]]
+    open_either = False
+    open_unless = 0
+    listed: list[int] = []  # places of "and" read from a bare comma, in a run of them
+    for n in range(1, len(atoms)):
+        between = [t.low for t in tokens[atoms[n - 1].last + 1:_phrase_start(tokens, atoms, n)]]
+        if between in (["or"], [",", "or"]) and listed and not open_either:
+            # "when A, B or C": the commas of a list part its items as its last word does
+            for place in listed:
+                items[place] = "or"
+        listed = listed + [len(items)] if between == [","] and not open_either else []
+        if "unless" in between or "except" in between:
+            if open_either:
+                items.append(")")
+                open_either = False
+            items.extend(["andnot", "("])
+            open_unless += 1
+        elif ("or" in between or "nor" in between) and not (
+                atoms[n].negated and atoms[n - 1].negated and not any(
+                    w in _VERB_GAP for w in between if w not in ("or", "nor"))):
+            # ... but "must not A or B" requires not A and not B
+            items.append("or")
+        else:
+            if open_either:
+                items.append(")")
+                open_either = False
+            items.append("and")
+        if "either" in between:
+            items.append("(")
+            open_either = True
+        items.append(atoms[n])
+    if open_either:
+        items.append(")")
+    items.extend([")"] * open_unless)
+    return items
+
+
+def _build(items: list[object]) -> Condition:
+    pos = 0
+
+    def expr() -> Condition:
+        nonlocal pos
+        terms = [term()]
+        while pos < len(items) and items[pos] == "or":
+            pos += 1
+            terms.append(term())
+        return terms[0] if len(terms) == 1 else AnyOf(tuple(terms))
+
+    def term() -> Condition:
+        nonlocal pos
+        factors = [factor()]
+        while pos < len(items) and items[pos] in ("and", "andnot"):
+            negate = items[pos] == "andnot"
+            pos += 1
+            item = factor()
+            factors.append(Not(item) if negate else item)
+        return factors[0] if len(factors) == 1 else All(tuple(factors))
+
+    def factor() -> Condition:
+        nonlocal pos
+        item = items[pos]
+        pos += 1
+        if item == "(":
+            inner = expr()
+            if pos < len(items) and items[pos] == ")":
+                pos += 1
+            return inner
+        assert isinstance(item, FoundAtom) and item.param is not None
+        return Atom(item.param, item.op, item.value, item.unit.symbol if item.unit else None,
+                    item.label)
+
+    return expr()

@@ -1,0 +1,3 @@
+"""After a compile: the provenance knowledge base in SQLite (``store``), the checks run on
+a rule set (``checks``: unsatisfiable, never fires, shadowed, overlapping) and the
+rule-box figure (``plot``)."""

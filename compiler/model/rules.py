@@ -1,0 +1,298 @@
+"""Rule objects: the one door through which every rule enters a bundle.
+
+Rules from the offline extractor, from an LLM, or from a hand-edited JSON-lines
+file are all validated here (`rule_from_json`), so a typo in a reviewed file
+is reported with its line instead of compiling into a wrong bundle.  The
+written schema is `docs/rule-schema.json`; this module is its executable form.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from rulec.runtime.errors import RuleSchemaError
+
+SCHEMA_VERSION = 1
+KINDS = ("if_then", "constraint", "exclusion", "procedure")
+SEVERITIES = ("warning", "caution", "advisory")
+OPS = (">", ">=", "<", "<=", "==", "between", "outside")
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One comparison of one parameter: `param op value` (value in `unit`, None = the
+    parameter's own unit)."""
+
+    param: str
+    op: str
+    value: Decimal | tuple[Decimal, Decimal]
+    unit: str | None = None
+    label: str = ""  # the parameter as the text names it
+
+    def describe(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        if isinstance(self.value, tuple):
+            low, high = self.value
+            return f"{self.param} {self.op} {low}{unit} and {high}{unit}"
+        return f"{self.param} {self.op} {self.value}{unit}"
+
+
+@dataclass(frozen=True)
+class All:
+    items: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    items: tuple[Condition, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    item: Condition
+
+
+Condition = Atom | All | AnyOf | Not
+
+
+@dataclass(frozen=True)
+class Step:
+    text: str
+    source: dict[str, Any]
+
+
+@dataclass
+class Rule:
+    """A rule object: what fires, on which condition, and where it was written."""
+
+    id: str
+    kind: str
+    source: dict[str, Any]
+    severity: str = "advisory"
+    condition: Condition | None = None
+    action: str = ""
+    actions: tuple[str, ...] = ()  # exclusion: actions that cannot coexist
+    title: str = ""  # procedure
+    steps: tuple[Step, ...] = ()  # procedure
+    duration_s: Decimal | None = None
+    duration_inclusive: bool = False
+    template: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- to JSON
+
+
+def condition_to_json(cond: Condition) -> dict[str, Any]:
+    if isinstance(cond, Atom):
+        out: dict[str, Any] = {"param": cond.param, "op": cond.op}
+        if isinstance(cond.value, tuple):
+            out["value"] = [_num(cond.value[0]), _num(cond.value[1])]
+        else:
+            out["value"] = _num(cond.value)
+        if cond.unit:
+            out["unit"] = cond.unit
+        if cond.label:
+            out["label"] = cond.label
+        return out
+    if isinstance(cond, All):
+        return {"all": [condition_to_json(c) for c in cond.items]}
+    if isinstance(cond, AnyOf):
+        return {"any": [condition_to_json(c) for c in cond.items]}
+    return {"not": condition_to_json(cond.item)}
+
+
+def rule_to_json(rule: Rule) -> dict[str, Any]:
+    """The rule as a JSON-ready dict, in the schema's key order."""
+    out: dict[str, Any] = {"schema": SCHEMA_VERSION, "id": rule.id, "kind": rule.kind}
+    if rule.kind in ("if_then", "constraint"):
+        out["severity"] = rule.severity
+        assert rule.condition is not None
+        out["condition"] = condition_to_json(rule.condition)
+        out["action"] = rule.action
+        if rule.duration_s is not None:
+            out["duration"] = {"seconds": _num(rule.duration_s),
+                               "inclusive": rule.duration_inclusive}
+        out["template"] = rule.template
+    elif rule.kind == "exclusion":
+        out["severity"] = rule.severity
+        out["actions"] = list(rule.actions)
+    else:
+        out["title"] = rule.title
+        out["steps"] = [{"text": s.text, "source": s.source} for s in rule.steps]
+    out["source"] = rule.source
+    if rule.notes:
+        out["notes"] = list(rule.notes)
+    return out
+
+
+def dumps_rule(rule: Rule) -> str:
+    return json.dumps(rule_to_json(rule), ensure_ascii=False)
+
+
+def _num(value: Decimal) -> int | float:
+    """A Decimal as the JSON number that reads back to the same decimal text."""
+    if value == value.to_integral_value():
+        return int(value)
+    as_float = float(value)
+    if Decimal(repr(as_float)) != value:
+        raise RuleSchemaError(f"number {value} cannot be written exactly")
+    return as_float
+
+
+# ---------------------------------------------------------------- from JSON
+
+
+def loads_rules(text: str, where: str) -> list[Rule]:
+    """Parse a JSON-lines file of rule objects; errors name `where` and the line."""
+    rules: list[Rule] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("//"):
+            continue
+        at = f"{where}:{number}"
+        try:
+            obj = json.loads(line, parse_float=Decimal)
+        except json.JSONDecodeError as exc:
+            raise RuleSchemaError(f"{at}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        rules.append(rule_from_json(obj, at))
+    return rules
+
+
+def rule_from_json(obj: Any, at: str) -> Rule:
+    """Validate one rule object against the schema and build a Rule."""
+    if not isinstance(obj, dict):
+        raise RuleSchemaError(f"{at}: a rule object must be a JSON object")
+    schema = obj.get("schema", SCHEMA_VERSION)
+    if schema != SCHEMA_VERSION:
+        raise RuleSchemaError(f"{at}: rule schema {schema} is not supported (expected 1)")
+    kind = _field(obj, "kind", str, at)
+    if kind not in KINDS:
+        raise RuleSchemaError(f"{at}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    allowed = {"schema", "id", "kind", "source", "notes"} | {
+        "if_then": {"severity", "condition", "action", "duration", "template"},
+        "constraint": {"severity", "condition", "action", "duration", "template"},
+        "exclusion": {"severity", "actions"},
+        "procedure": {"title", "steps"},
+    }[kind]
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise RuleSchemaError(f"{at}: unknown key(s) for a {kind} rule: {', '.join(unknown)}")
+    rule_id = _field(obj, "id", str, at)
+    if not rule_id.strip() or len(rule_id) > 64:
+        raise RuleSchemaError(f"{at}: id must be 1-64 characters")
+    source = _source(obj.get("source"), at)
+    notes = obj.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise RuleSchemaError(f"{at}: notes must be a list of strings")
+    rule = Rule(id=rule_id, kind=kind, source=source, notes=list(notes))
+    if kind in ("if_then", "constraint", "exclusion"):
+        rule.severity = obj.get("severity", "advisory")
+        if rule.severity not in SEVERITIES:
+            raise RuleSchemaError(f"{at}: severity must be one of {', '.join(SEVERITIES)}")
+    if kind in ("if_then", "constraint"):
+        rule.condition = condition_from_json(obj.get("condition"), at)
+        rule.action = _field(obj, "action", str, at)
+        rule.template = obj.get("template", "{condition}: " + rule.action)
+        if not isinstance(rule.template, str):
+            raise RuleSchemaError(f"{at}: template must be a string")
+        duration = obj.get("duration")
+        if duration is not None:
+            if not isinstance(duration, dict) or set(duration) - {"seconds", "inclusive"}:
+                raise RuleSchemaError(f"{at}: duration must be {{seconds, inclusive}}")
+            rule.duration_s = _decimal(duration.get("seconds"), f"{at}: duration.seconds")
+            if rule.duration_s < 0:
+                raise RuleSchemaError(f"{at}: duration.seconds must not be negative")
+            inclusive = duration.get("inclusive", False)
+            if not isinstance(inclusive, bool):
+                raise RuleSchemaError(f"{at}: duration.inclusive must be true or false")
+            rule.duration_inclusive = inclusive
+    elif kind == "exclusion":
+        actions = obj.get("actions")
+        if (not isinstance(actions, list) or len(actions) < 2
+                or not all(isinstance(a, str) and a.strip() for a in actions)):
+            raise RuleSchemaError(f"{at}: actions must list at least two action texts")
+        rule.actions = tuple(actions)
+    else:
+        rule.title = _field(obj, "title", str, at)
+        steps = obj.get("steps")
+        if not isinstance(steps, list) or not steps:
+            raise RuleSchemaError(f"{at}: steps must be a non-empty list")
+        parsed = []
+        for i, step in enumerate(steps):
+            if not isinstance(step, dict) or not isinstance(step.get("text"), str):
+                raise RuleSchemaError(f"{at}: steps[{i}] must be an object with a text")
+            parsed.append(Step(step["text"], _source(step.get("source", source), at)))
+        rule.steps = tuple(parsed)
+    return rule
+
+
+def condition_from_json(obj: Any, at: str) -> Condition:
+    if not isinstance(obj, dict):
+        raise RuleSchemaError(f"{at}: condition must be an object")
+    for key, ctor in (("all", All), ("any", AnyOf)):
+        if key in obj:
+            items = obj[key]
+            if len(obj) != 1 or not isinstance(items, list) or not items:
+                raise RuleSchemaError(f"{at}: '{key}' must be the only key, with a non-empty list")
+            return ctor(tuple(condition_from_json(i, at) for i in items))
+    if "not" in obj:
+        if len(obj) != 1:
+            raise RuleSchemaError(f"{at}: 'not' must be the only key")
+        return Not(condition_from_json(obj["not"], at))
+    unknown = sorted(set(obj) - {"param", "op", "value", "unit", "label"})
+    if unknown:
+        raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
+    param = _field(obj, "param", str, at)
+    op = _field(obj, "op", str, at)
+    if op not in OPS:
+        raise RuleSchemaError(f"{at}: op must be one of {' '.join(OPS)}, not {op!r}")
+    raw = obj.get("value")
+    value: Decimal | tuple[Decimal, Decimal]
+    if op in ("between", "outside"):
+        if not isinstance(raw, list) or len(raw) != 2:
+            raise RuleSchemaError(f"{at}: op {op!r} needs value [low, high]")
+        low = _decimal(raw[0], f"{at}: value[0]")
+        high = _decimal(raw[1], f"{at}: value[1]")
+        if low > high:
+            raise RuleSchemaError(f"{at}: range low {low} is above high {high}")
+        value = (low, high)
+    else:
+        value = _decimal(raw, f"{at}: value")
+    unit = obj.get("unit")
+    if unit is not None and not isinstance(unit, str):
+        raise RuleSchemaError(f"{at}: unit must be a string")
+    label = obj.get("label", "")
+    return Atom(param, op, value, unit, label if isinstance(label, str) else "")
+
+
+def _field(obj: dict[str, Any], key: str, typ: type, at: str) -> Any:
+    value = obj.get(key)
+    if not isinstance(value, typ) or (isinstance(value, str) and not value.strip()):
+        raise RuleSchemaError(f"{at}: '{key}' is required and must be a {typ.__name__}")
+    return value
+
+
+def _decimal(raw: Any, at: str) -> Decimal:
+    if isinstance(raw, bool) or not isinstance(raw, (int, Decimal, float, str)):
+        raise RuleSchemaError(f"{at} must be a number")
+    try:
+        value = Decimal(str(raw)) if not isinstance(raw, Decimal) else raw
+    except InvalidOperation:
+        raise RuleSchemaError(f"{at} must be a number, not {raw!r}") from None
+    if not value.is_finite():
+        raise RuleSchemaError(f"{at} must be finite")
+    return value
+
+
+def _source(raw: Any, at: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise RuleSchemaError(f"{at}: source must be an object with file, line and text")
+    if not isinstance(raw.get("file"), str) or not isinstance(raw.get("text"), str):
+        raise RuleSchemaError(f"{at}: source needs 'file' and 'text' strings")
+    line = raw.get("line")
+    if isinstance(line, bool) or not isinstance(line, int) or line < 1:
+        raise RuleSchemaError(f"{at}: source.line must be a positive integer")
+    return dict(raw)
