@@ -556,7 +556,7 @@ def injected(bundle: Path, setup: Any, values: dict[int, float], t: float
     only by a reload or an acknowledgement; the same frame through the Python stream."""
     lane = lane_for(bundle)
     reference = Engine(load_bundle(bundle))
-    for engine in (lane.stream._engine, reference):
+    for engine in (lane.engine, reference):
         setup(engine)
     lane.sync(set(), None, 0.0)
     frame = wire.encode_raw_frame(wire.MsgType.TELEMETRY, 1, int(t * 1e6),

@@ -291,6 +291,7 @@ class Lane:
         c.rules = rules.rules
         c.n_tracked = 0
         self.rules = rules  # the old tables go only once nothing points at them
+        self.engine = engine
         self.stream = stream
         self.n_params = n_params
 

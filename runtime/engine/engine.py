@@ -35,11 +35,11 @@ import numpy as np
 from rulec.runtime.backend import BackendName
 from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.engine.advisory import describe_box, render_advisory
-from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.engine.procedures import Procedure, ProcedureBook
 from rulec.runtime.engine.proof import comparisons, proof
 from rulec.runtime.engine.proof import nearest as nearest_boundaries
 from rulec.runtime.engine.related import GraphPath
+from rulec.runtime.engine.rule_index import RuleIndex
 from rulec.runtime.engine.stream import Event, EventStream, to_number
 from rulec.runtime.errors import BundleError, KernelError, StateError
 
@@ -177,23 +177,11 @@ class Engine:
         unknown = self.paths - set(PATHS)
         if unknown:
             raise ValueError(f"unknown path(s): {', '.join(sorted(unknown))}")
-        params = bundle.parameters
-        self.n_params = len(params)
-        self._lo = np.array([p.range_lo for p in params], dtype=np.float64)
-        self._hi = np.array([p.range_hi for p in params], dtype=np.float64)
-        span = np.where(np.isfinite(self._hi - self._lo), self._hi - self._lo, 1.0)
-        b = bundle.boxes
-        self.span = span
-        self._index = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, span,
-                               backend=backend)
-        self.backend: BackendName = self._index.backend
-        self._box_rule: list[int] = np.asarray(b.rule).tolist()
-        self._rule_boxes: dict[int, list[int]] = {}
-        self._rule_axes: dict[int, frozenset[int]] = {}
-        for box, rule in enumerate(self._box_rule):
-            self._rule_boxes.setdefault(rule, []).append(box)
-            axes = b.axis[b.start[box]:b.start[box + 1]].tolist()
-            self._rule_axes[rule] = self._rule_axes.get(rule, frozenset()) | frozenset(axes)
+        self.rule_index = rules = RuleIndex(bundle, backend=backend)
+        self.n_params = rules.n_params
+        self.span = rules.span
+        self._index = rules.boxes
+        self.backend: BackendName = rules.backend
         self._timed = frozenset(
             r for r, spec in enumerate(bundle.rules) if spec.duration_s is not None)
         self._graph = GraphPath(bundle)
@@ -207,7 +195,9 @@ class Engine:
             if self.logic_status != "ok" and "geometry" not in self.paths:
                 raise BundleError(f"the logic path cannot run ({self.logic_status}), and "
                                   "with geometry off nothing else decides which rules fire")
-        self.stream = EventStream(self)
+        self.stream = EventStream(
+            bundle, rules, self._stream_fired,
+            self._graph if "graph" in self.paths else None)
 
     @property
     def _logic(self) -> LogicPath:
@@ -226,7 +216,7 @@ class Engine:
 
     def rule_axes(self, rule: int) -> frozenset[int]:
         """The parameters a rule's boxes constrain (indexes)."""
-        return self._rule_axes.get(rule, frozenset())
+        return self.rule_index.rule_axes(rule)
 
     @classmethod
     def from_file(cls, path: str, paths: Iterable[str] = PATHS, *,
@@ -240,9 +230,9 @@ class Engine:
         x = np.full(self.n_params, np.nan)
         faults: list[SensorFault] = []
         for name, raw in state.items():
-            index = self._param(name)
+            index = self.rule_index.param(name)
             value = to_number(name, raw)
-            reason = self._invalid(index, value)
+            reason = self.rule_index.invalid(index, value)
             if reason:
                 faults.append(SensorFault(self.bundle.parameters[index].name, value, reason))
             else:
@@ -252,30 +242,10 @@ class Engine:
     def knows(self, name: str) -> bool:
         """Whether a name (or alias) is one of the bundle's parameters."""
         try:
-            self._param(name)
+            self.rule_index.param(name)
         except StateError:
             return False
         return True
-
-    def _param(self, name: str) -> int:
-        index = self.bundle.param_index.get(name)
-        if index is None:
-            index = self.bundle.alias_index.get(" ".join(name.lower().replace("_", " ").split()))
-        if index is None:
-            known = ", ".join(p.name for p in self.bundle.parameters) or "none"
-            raise StateError(f"unknown parameter {name!r} (known: {known})")
-        return index
-
-    def _invalid(self, index: int, value: float) -> str:
-        if math.isnan(value):
-            return "not a number"
-        if math.isinf(value):
-            return "infinite"
-        if value < self._lo[index]:
-            return "below range"
-        if value > self._hi[index]:
-            return "above range"
-        return ""
 
     # ------------------------------------------------------------ one state
 
@@ -290,7 +260,7 @@ class Engine:
         by_rule: dict[int, list[int]] = {}
         if "geometry" in self.paths:
             t0 = time.perf_counter()
-            by_rule = self._rules_of(self._index.match(x))
+            by_rule = self.rule_index.match(x)
             timings["geometry"] = _us(t0)
         logic_result: LogicResult | None = None
         logic_fired: set[int] = set()
@@ -385,7 +355,7 @@ class Engine:
 
     def _containing(self, rule: int, x: np.ndarray) -> list[int]:
         """The rule's boxes containing x, checked here (for wording when geometry is off)."""
-        return [b for b in self._rule_boxes.get(rule, [])
+        return [b for b in self.rule_index.boxes_of(rule)
                 if all(c.holds for c in comparisons(self.bundle, b, x))]
 
     # ------------------------------------------------------------ logic path hook
@@ -450,7 +420,7 @@ class Engine:
     def _stream_fired(self, x: np.ndarray) -> dict[int, list[int]]:
         """Rules whose condition holds now (durations included), with their boxes."""
         if "geometry" in self.paths:
-            return self._rules_of(self._index.match(x))
+            return self.rule_index.match(x)
         if self.logic_status != "ok":
             return {}
         fired = self._logic_fired(self._logic.evaluate(x))
@@ -474,13 +444,6 @@ class Engine:
     def reset(self) -> None:
         """Forget the stream: no values, nothing raised, no timers."""
         self.stream.reset()
-
-    def _rules_of(self, boxes: np.ndarray) -> dict[int, list[int]]:
-        out: dict[int, list[int]] = {}
-        box_rule = self._box_rule
-        for box in boxes.tolist():
-            out.setdefault(box_rule[box], []).append(box)
-        return out
 
 
 def _logic_status(bundle: Bundle) -> str:

@@ -20,16 +20,16 @@ import math
 import sys
 from array import array
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from rulec.runtime.bundle.loader import Bundle
 from rulec.runtime.engine.advisory import describe_box, render_advisory
 from rulec.runtime.engine.box_index import BoxIndex
+from rulec.runtime.engine.related import GraphPath
+from rulec.runtime.engine.rule_index import RuleIndex
 from rulec.runtime.errors import StateError
-
-if TYPE_CHECKING:
-    from rulec.runtime.engine.engine import Engine
 
 
 class Event:
@@ -96,14 +96,20 @@ class Event:
 class EventStream:
     """The stream state of one engine: last values and their times, raised rules, timers.
 
-    It uses the engine's indexes (boxes, rule axes, graph) and never changes them.
+    It reads the engine's indexes and never changes them: ``rules`` (parameters, validity,
+    boxes to rules), ``fired_now`` (the rules whose condition holds at a point, by the
+    engine's enabled paths) and ``graph`` (procedures a rule starts; None when the graph
+    path is off).
     """
 
-    def __init__(self, engine: Engine) -> None:
-        bundle = engine.bundle
-        self._engine = engine
+    def __init__(self, bundle: Bundle, rules: RuleIndex,
+                 fired_now: Callable[[np.ndarray], dict[int, list[int]]],
+                 graph: GraphPath | None) -> None:
+        self._rules = rules
+        self._fired_now = fired_now
+        self._graph = graph
         self.bundle = bundle
-        self.n_params = n = engine.n_params
+        self.n_params = n = rules.n_params
         # Validity runs on plain floats: for a handful of parameters a Python loop beats
         # numpy scalar indexing and vector calls.  Infinite range ends are clamped to the
         # largest double so that +-inf still fails them.
@@ -112,7 +118,7 @@ class EventStream:
         self._valid_hi = [min(p.range_hi, big) for p in bundle.parameters]
         self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
                          for p in bundle.parameters]
-        self._hold_index = _deadband_index(engine)
+        self._hold_index = rules.deadband_index()
         self._rule_names: dict[int, tuple[tuple[int, str], ...]] = {}  # filled on first use
         self._rule_procedures: dict[int, tuple[str, ...]] = {}
         self.t: float | None = None
@@ -129,7 +135,7 @@ class EventStream:
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
         """Advance the stream to time t with new samples; return raise/clear/fault events."""
         index_of = self.bundle.param_index
-        param = self._engine._param
+        param = self._rules.param
         last_value, last_time = self.last_value, self.last_time
         for name, raw in state.items():
             index = index_of.get(name)
@@ -141,7 +147,7 @@ class EventStream:
 
     def _advance(self, t: float) -> list[Event]:
         self.t = t
-        engine, rules = self._engine, self.bundle.rules
+        index, rules = self._rules, self.bundle.rules
         values = self.last_value
         faults_now: dict[str, str] = {}
         faulted: set[int] = set()
@@ -150,18 +156,18 @@ class EventStream:
                 strict=True)):
             if seen == -math.inf or (lo <= v <= hi and t - seen <= age):
                 continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
-            faults_now[self.bundle.parameters[i].name] = engine._invalid(i, v) or "stale"
+            faults_now[self.bundle.parameters[i].name] = index.invalid(i, v) or "stale"
             faulted.add(i)
         x = np.array(values)
         if faulted:
             x[list(faulted)] = np.nan
         events = self._fault_events(t, faults_now) if faults_now or self.faults else []
-        strict = engine._stream_fired(x)
+        strict = self._fired_now(x)
         if not strict and not self.raised and not self.since:
             self._invalid_rules = set()
             return events
-        hold = engine._rules_of(self._hold_index.match(x)) if self._hold_index else strict
-        axes_of = engine._rule_axes
+        hold = index.rules_of(self._hold_index.match(x)) if self._hold_index else strict
+        axes_of = index.axes_by_rule()
         self._invalid_rules = (
             {r for r, axes in axes_of.items() if axes & faulted} if faulted else set())
         raised, since = self.raised, self.since
@@ -239,12 +245,12 @@ class EventStream:
                      self._values_of(r, x), self._procedures_of(r))
 
     def _procedures_of(self, r: int) -> tuple[str, ...]:
-        if "graph" not in self._engine.paths:
+        if self._graph is None:
             return ()
         found = self._rule_procedures.get(r)
         if found is None:
             found = self._rule_procedures[r] = tuple(
-                self._engine._graph.procedures_started_by(r))
+                self._graph.procedures_started_by(r))
         return found
 
     def _values_of(self, r: int, x: np.ndarray) -> dict[str, float | None]:
@@ -252,7 +258,7 @@ class EventStream:
         if names is None:
             params = self.bundle.parameters
             names = self._rule_names[r] = tuple(
-                (a, params[a].name) for a in sorted(self._engine._rule_axes.get(r, ())))
+                (a, params[a].name) for a in sorted(self._rules.rule_axes(r)))
         values = x.tolist()
         return {name: (None if math.isnan(values[a]) else values[a]) for a, name in names}
 
@@ -305,23 +311,6 @@ class EventStream:
         self.acked.clear()
         self._invalid_rules.clear()
         self.faults.clear()
-
-
-def _deadband_index(engine: Engine) -> BoxIndex | None:
-    """Boxes widened by each parameter's deadband: a raised rule holds while inside."""
-    bundle = engine.bundle
-    dead = np.array([p.deadband for p in bundle.parameters], dtype=np.float64)
-    if not np.any(dead > 0):
-        return None
-    b = bundle.boxes
-    d = dead[np.asarray(b.axis)] if b.axis.size else np.zeros(0)
-    lo = np.where(np.isfinite(b.lo) & (d > 0), b.lo - d, b.lo)
-    hi = np.where(np.isfinite(b.hi) & (d > 0), b.hi + d, b.hi)
-    flags = np.asarray(b.flags).copy()
-    flags[(d > 0) & np.isfinite(b.lo)] |= 1
-    flags[(d > 0) & np.isfinite(b.hi)] |= 2
-    return BoxIndex(engine.n_params, b.start, b.axis, lo, hi, flags, engine.span,
-                    backend=engine.backend)
 
 
 def to_number(name: str, raw: Any) -> float:

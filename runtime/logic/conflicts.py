@@ -8,27 +8,29 @@ one procedure it is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime.logic.clauses import ClauseArrays
 from rulec.runtime.logic.cone import minimal_core, solve_cone
-from rulec.runtime.logic.propagation import CONE, OK
+from rulec.runtime.logic.names import ClauseNames
+from rulec.runtime.logic.propagation import CONE, OK, Run
 from rulec.runtime.logic.result import Conflict, LogicResult, build_result, chain
 
-if TYPE_CHECKING:
-    from rulec.runtime.logic.path import LogicPath
+Propagate = Callable[[npt.NDArray[np.float64], npt.NDArray[np.uint8] | None], Run]
 
 
-def analyse(path: LogicPath, x: npt.NDArray[np.float64], calls: int) -> LogicResult:
+def analyse(path: ClauseNames, propagate: Propagate, x: npt.NDArray[np.float64],
+            calls: int) -> LogicResult:
     """The state contradicts the KB: name the violated rules, set their clauses aside
-    one conflict at a time, and answer for what remains."""
+    one conflict at a time, and answer for what remains.  ``propagate`` is one run of
+    unit propagation with some clauses set aside."""
     arrays = path.arrays
     conflicts: list[Conflict] = []
     # 1. What the if-then rules alone derive; soft clauses it falsifies are violated.
-    _, value, reason, _, _ = path.propagate(x, arrays.soft_mask)
+    _, value, reason, _, _ = propagate(x, arrays.soft_mask)
     skip = np.zeros(arrays.n_clauses, dtype=np.uint8)
     for group in _violated_soft(arrays, value):
         conflicts.append(
@@ -36,7 +38,7 @@ def analyse(path: LogicPath, x: npt.NDArray[np.float64], calls: int) -> LogicRes
         skip[list(group)] = 1
     # 2. Whatever still contradicts: a propagation chain or a solver core at a time.
     for _ in range(arrays.n_clauses + 1):
-        status, value, reason, cone_ids, conflict = path.propagate(x, skip)
+        status, value, reason, cone_ids, conflict = propagate(x, skip)
         if status == OK:
             return build_result(path, False, value, reason, None, tuple(conflicts),
                                 tuple(np.flatnonzero(skip).tolist()), calls)
@@ -69,7 +71,7 @@ def _violated_soft(arrays: ClauseArrays, value: npt.NDArray[np.int8]) -> list[tu
     return [tuple(cs) for _, cs in sorted(by_rule.items())]
 
 
-def _describe(path: LogicPath, culprits: tuple[int, ...], clauses: set[int],
+def _describe(path: ClauseNames, culprits: tuple[int, ...], clauses: set[int],
               facts: set[int]) -> Conflict:
     """Describe the clauses set aside (``culprits``) and the chain that refutes them."""
     clause_rule = path.arrays.clause_rule

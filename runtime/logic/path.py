@@ -8,12 +8,12 @@ whole knowledge base, computed faster: unit propagation in C (``csrc/logic.c``)
 settles every Horn part exactly, and pycosat runs only on the cone of open clauses that
 "every open variable false" cannot satisfy (usually none).  See ``LogicPath.evaluate``.
 
-The parts: ``logic_clauses.py`` (the bundle's clauses as flat arrays),
-``logic_propagation.py`` (unit propagation, C and Python), ``logic_cone.py`` (pycosat on
-the cone, minimal cores), ``logic_conflicts.py`` (conflict analysis) and
-``logic_result.py`` (``LogicResult``, ``Derivation``, ``Conflict``: the answer and its
-evidence).  This module holds ``LogicPath``, which ties them together, and re-exports
-the result types so that callers import the logic path from one place.
+The parts: ``clauses`` (the bundle's clauses as flat arrays), ``propagation`` (unit
+propagation, C and Python), ``cone`` (pycosat on the cone, minimal cores),
+``conflicts`` (conflict analysis), ``names`` (the words that explain clauses) and
+``result`` (``LogicResult``, ``Derivation``, ``Conflict``: the answer and its evidence).
+This module holds ``LogicPath``, which ties them together, and re-exports the result
+types so that callers import the logic path from one place.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from rulec.runtime.errors import KernelError, StateError
 from rulec.runtime.logic.clauses import build_clause_arrays
 from rulec.runtime.logic.cone import solve_cone
 from rulec.runtime.logic.conflicts import analyse
+from rulec.runtime.logic.names import ClauseNames
 from rulec.runtime.logic.propagation import CONE, OK, NativeRunner, Run, py_evaluate
 from rulec.runtime.logic.result import Conflict, Derivation, LogicResult, build_result
 
@@ -45,6 +46,7 @@ class LogicPath:
     def __init__(self, bundle: Bundle, *, backend: BackendName | None = None) -> None:
         self.bundle = bundle
         arrays = self.arrays = build_clause_arrays(bundle)
+        self.names = ClauseNames(bundle, arrays)
         # the arrays callers read, by their names here
         self.n_params = arrays.n_params
         self.n_vars = arrays.n_vars
@@ -74,17 +76,16 @@ class LogicPath:
     # ------------------------------------------------------------------ names
 
     def var_name(self, var: int) -> str:
-        return self.bundle.cnf.variables[var - 1].name
+        return self.names.var_name(var)
 
     def literal_text(self, lit: int) -> str:
-        return self.var_name(lit) if lit > 0 else f"not {self.var_name(-lit)}"
+        return self.names.literal_text(lit)
 
     def rule_id(self, index: int) -> str:
-        return self.bundle.rules[index].id
+        return self.names.rule_id(index)
 
     def clause_text(self, c: int) -> str:
-        return " OR ".join(("NOT " if x < 0 else "") + f"[{self.var_name(abs(x))}]"
-                           for x in self.clauses[c])
+        return self.names.clause_text(c)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -98,15 +99,15 @@ class LogicPath:
             if status == OK:
                 true = (self._native.true_actions() if self._native is not None
                         else self.action_vars[value[self.action_vars] > 0].tolist())
-                return LogicResult(True, tuple(true), (), (), 0, self,
+                return LogicResult(True, tuple(true), (), (), 0, self.names,
                                    value.copy(), reason.copy(), None)
             cone = None
             if status == CONE:
                 cone = solve_cone(self.arrays, value, cone_ids)
                 if cone is not None:
-                    return build_result(self, True, value, reason, cone, (), (), 1)
+                    return build_result(self.names, True, value, reason, cone, (), (), 1)
             calls = 1 if status == CONE else 0
-            return analyse(self, state, calls)
+            return analyse(self.names, self.propagate, state, calls)
 
     def propagate(self, x: npt.NDArray[np.float64], skip: npt.NDArray[np.uint8] | None) -> Run:
         """One propagation run on the chosen backend, clauses marked in ``skip`` set aside

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime.logic.clauses import ClauseArrays
 from rulec.runtime.logic.cone import Cone, refutation_core
+from rulec.runtime.logic.names import ClauseNames
 from rulec.runtime.logic.propagation import REASON_FACT
-
-if TYPE_CHECKING:
-    from rulec.runtime.logic.path import LogicPath
 
 
 @dataclass(frozen=True)
@@ -62,7 +60,7 @@ class LogicResult:
     conflicts: tuple[Conflict, ...]
     dropped: tuple[int, ...]
     solver_calls: int
-    _path: LogicPath = field(repr=False)
+    _names: ClauseNames = field(repr=False)
     _value: npt.NDArray[np.int8] = field(repr=False)
     _reason: npt.NDArray[np.int32] = field(repr=False)
     _cone: Cone | None = field(repr=False)
@@ -95,7 +93,7 @@ class LogicResult:
         if self._derivations is None:
             value, reason = self._value.item, self._reason.item
             dropped = set(self.dropped)
-            arrays = self._path.arrays
+            arrays = self._names.arrays
             self._derivations = tuple(derive(arrays, self, q, value, reason, dropped)
                                       for q in self.actions)
         return self._derivations
@@ -107,7 +105,7 @@ class LogicResult:
 
     def rule_evidence(self, rule_index: int) -> dict[str, Any] | None:
         """The logic evidence for one rule (None when it concludes nothing here)."""
-        path = self._path
+        path = self._names
         found = [d for d in self.derivations if rule_index in d.rules]
         if not found:
             return None
@@ -121,7 +119,7 @@ class LogicResult:
 
     def to_json(self, chains: bool = True) -> dict[str, Any]:
         """A JSON-ready summary: entailed actions with their rules, and conflicts."""
-        path = self._path
+        path = self._names
         entailed = []
         for d in self.derivations:
             item: dict[str, Any] = {
@@ -146,12 +144,13 @@ class LogicResult:
                 "solver_calls": self.solver_calls}
 
 
-def build_result(path: LogicPath, consistent: bool, value: npt.NDArray[np.int8],
+def build_result(path: ClauseNames, consistent: bool, value: npt.NDArray[np.int8],
                  reason: npt.NDArray[np.int32], cone: Cone | None,
                  conflicts: tuple[Conflict, ...], dropped: tuple[int, ...],
                  calls: int) -> LogicResult:
     """The result of a propagation run, with the cone's entailed actions added."""
-    true = path.action_vars[value[path.action_vars] > 0].tolist()
+    action_vars = path.arrays.action_vars
+    true = action_vars[value[action_vars] > 0].tolist()
     if cone is not None:
         candidates = sorted(v for v in cone.model_true if v in path.arrays.action_set)
         true = sorted({*true, *cone.entailed_among(candidates)})
