@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rulec.compiler.kb.checks import KINDS, Finding, check_knowledge_base
-from rulec.compiler.pipeline import CompileResult, build_payload, collect_rules
+from rulec.compiler.pipeline import Compiled, build, collect_rules
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.engine.box_index import BoxIndex
@@ -27,18 +27,17 @@ unit = "rpm"
 """
 
 
-def compile_text(tmp_path: Path, text: str) -> CompileResult:
+def compile_text(tmp_path: Path, text: str) -> Compiled:
     folder = tmp_path / "manual"
     folder.mkdir(exist_ok=True)
     (folder / "manual.txt").write_text(text, encoding="utf-8")
     (folder / "sensors.toml").write_text(SENSORS, encoding="utf-8")
-    result = collect_rules([folder])
-    build_payload(result, "manual")
+    result = build(collect_rules([folder]), "manual")
     assert not result.errors, result.errors
     return result
 
 
-def rule_id(result: CompileResult, fragment: str) -> str:
+def rule_id(result: Compiled, fragment: str) -> str:
     """The id of the one rule whose sentence contains ``fragment``."""
     found = [r.id for r in result.rules if fragment in str(r.source.get("text", ""))]
     assert len(found) == 1, (fragment, found)
@@ -52,8 +51,7 @@ def of_kind(findings: list[Finding], kind: str) -> list[Finding]:
 
 @pytest.mark.parametrize("domain", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
 def test_example_manuals_are_clean(domain: str) -> None:
-    result = collect_rules([EXAMPLES / domain])
-    build_payload(result, domain)
+    result = build(collect_rules([EXAMPLES / domain]), domain)
     assert check_knowledge_base(result) == []
 
 

@@ -18,7 +18,7 @@ from rulec.compiler import cli
 from rulec.compiler.commands.inspect import EXIT_DIFFERENT, EXIT_SAME, format_table, register
 from rulec.compiler.kb.store import default_kb_path, write_knowledge_base
 from rulec.compiler.model.rules import dumps_rule, loads_rules
-from rulec.compiler.pipeline import build_payload, collect_rules
+from rulec.compiler.pipeline import build, collect_rules
 from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 from rulec.runtime.errors import RulecError
 
@@ -69,8 +69,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str
 
 
 def compile_to(sources: list[Path], bundle: Path, kb: Path | None = None) -> Path:
-    result = collect_rules(sources)
-    payload = build_payload(result, "test")
+    result = build(collect_rules(sources), "test")
+    payload = result.payload
     try:
         from rulec.compiler.read.views import build_views
 

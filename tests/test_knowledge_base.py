@@ -21,7 +21,7 @@ from rulec.compiler.kb.store import (
     write_knowledge_base,
 )
 from rulec.compiler.model.rules import dumps_rule
-from rulec.compiler.pipeline import CompileResult, build_payload, collect_rules
+from rulec.compiler.pipeline import Compiled, build, collect_rules
 
 REPO = Path(__file__).resolve().parent.parent
 ROCKET = REPO / "examples" / "manuals" / "rocket_engine"
@@ -39,7 +39,7 @@ If the flux exceeds 88 GW, jump.
 """
 
 
-def attach_views(result: CompileResult) -> CompileResult:
+def attach_views(result: Compiled) -> Compiled:
     """Give each manual its views, as the pipeline does once it builds them itself."""
     from rulec.compiler.read.views import build_views
 
@@ -49,10 +49,8 @@ def attach_views(result: CompileResult) -> CompileResult:
     return result
 
 
-def compile_folder(folder: Path) -> CompileResult:
-    result = collect_rules([folder])
-    build_payload(result, folder.name)
-    return attach_views(result)
+def compile_folder(folder: Path) -> Compiled:
+    return attach_views(build(collect_rules([folder]), folder.name))
 
 
 def make_manuals(folder: Path) -> Path:
@@ -62,7 +60,7 @@ def make_manuals(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def compiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[CompileResult, Path]:
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[Compiled, Path]:
     folder = make_manuals(tmp_path_factory.mktemp("kb") / "rocket")
     result = compile_folder(folder)
     path = folder.parent / "rocket.bundle.kb.sqlite"
@@ -93,7 +91,7 @@ def n_items(raw: bytes, dtype: str) -> int:
 # ---------------------------------------------------------------- contents
 
 
-def test_every_table_is_populated(compiled: tuple[CompileResult, Path]) -> None:
+def test_every_table_is_populated(compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     empty = [t for t in TABLES if count(conn, f"SELECT COUNT(*) FROM {t}") == 0]
@@ -102,7 +100,7 @@ def test_every_table_is_populated(compiled: tuple[CompileResult, Path]) -> None:
     assert conn.execute("PRAGMA application_id").fetchone()[0] == kb.APPLICATION_ID
 
 
-def test_row_counts_match_the_payload(compiled: tuple[CompileResult, Path]) -> None:
+def test_row_counts_match_the_payload(compiled: tuple[Compiled, Path]) -> None:
     result, path = compiled
     payload = result.payload
     conn = connect(path)
@@ -130,7 +128,7 @@ def test_row_counts_match_the_payload(compiled: tuple[CompileResult, Path]) -> N
     assert count(conn, "SELECT COUNT(*) FROM problems") == len(result.problems) >= 1
 
 
-def test_literals_and_bounds_are_the_bundles_own(compiled: tuple[CompileResult, Path]) -> None:
+def test_literals_and_bounds_are_the_bundles_own(compiled: tuple[Compiled, Path]) -> None:
     result, path = compiled
     conn = connect(path)
     cnf = result.payload["cnf"]
@@ -143,7 +141,7 @@ def test_literals_and_bounds_are_the_bundles_own(compiled: tuple[CompileResult, 
     assert got == [None if x == float("-inf") else x for x in lo]
 
 
-def test_every_reference_resolves(compiled: tuple[CompileResult, Path]) -> None:
+def test_every_reference_resolves(compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -158,7 +156,7 @@ def test_every_reference_resolves(compiled: tuple[CompileResult, Path]) -> None:
 
 
 def test_a_box_constraint_joins_back_to_its_document_line(
-        compiled: tuple[CompileResult, Path]) -> None:
+        compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     rows = conn.execute(
@@ -192,7 +190,7 @@ def test_a_box_constraint_joins_back_to_its_document_line(
 
 
 def test_conditions_give_the_written_and_the_manifest_value(
-        compiled: tuple[CompileResult, Path]) -> None:
+        compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     rows = {r[0]: r[1:] for r in conn.execute(
@@ -208,7 +206,7 @@ def test_conditions_give_the_written_and_the_manifest_value(
         conn, "SELECT COUNT(*) FROM conditions")
 
 
-def test_clauses_and_edges_name_their_rules(compiled: tuple[CompileResult, Path]) -> None:
+def test_clauses_and_edges_name_their_rules(compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     origins = dict(conn.execute("SELECT origin, COUNT(*) FROM clauses GROUP BY origin"))
@@ -230,7 +228,7 @@ def test_clauses_and_edges_name_their_rules(compiled: tuple[CompileResult, Path]
 
 
 def test_statements_roles_chunks_tables_and_problems(
-        compiled: tuple[CompileResult, Path]) -> None:
+        compiled: tuple[Compiled, Path]) -> None:
     _, path = compiled
     conn = connect(path)
     roles = dict(conn.execute("SELECT role, COUNT(*) FROM statements GROUP BY role"))
@@ -299,7 +297,7 @@ def test_keys_survive_an_edit_elsewhere_in_the_manual(tmp_path: Path) -> None:
 
 
 def test_a_write_that_fails_midway_leaves_the_old_kb_intact(
-        tmp_path: Path, compiled: tuple[CompileResult, Path],
+        tmp_path: Path, compiled: tuple[Compiled, Path],
         monkeypatch: pytest.MonkeyPatch) -> None:
     result, _ = compiled
     target = tmp_path / "b.bundle.kb.sqlite"
@@ -323,7 +321,7 @@ def test_a_write_that_fails_midway_leaves_the_old_kb_intact(
 
 
 def test_an_sqlite_failure_is_a_one_line_error_naming_the_file(
-        tmp_path: Path, compiled: tuple[CompileResult, Path],
+        tmp_path: Path, compiled: tuple[Compiled, Path],
         monkeypatch: pytest.MonkeyPatch) -> None:
     result, _ = compiled
 
@@ -339,7 +337,7 @@ def test_an_sqlite_failure_is_a_one_line_error_naming_the_file(
 
 
 def test_unwritable_targets_are_refused_cleanly(
-        tmp_path: Path, compiled: tuple[CompileResult, Path]) -> None:
+        tmp_path: Path, compiled: tuple[Compiled, Path]) -> None:
     result, _ = compiled
     with pytest.raises(KnowledgeBaseError, match="no-such-folder"):
         write_knowledge_base(tmp_path / "no-such-folder" / "k.sqlite", result)
@@ -347,12 +345,6 @@ def test_unwritable_targets_are_refused_cleanly(
     with pytest.raises(KnowledgeBaseError, match="adir"):
         write_knowledge_base(tmp_path / "adir", result)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["adir"]
-
-
-def test_the_payload_must_be_built_first(tmp_path: Path) -> None:
-    result = collect_rules([ROCKET])
-    with pytest.raises(ValueError, match="build_payload"):
-        write_knowledge_base(tmp_path / "k.sqlite", result)
 
 
 def test_default_path_is_beside_the_bundle() -> None:

@@ -3,6 +3,7 @@ inference, and the knowledge base's CNF clauses and graph edges."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -12,7 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rulec.compiler.pipeline import build_payload, collect_rules
+from rulec.compiler import pipeline
+from rulec.compiler.build import writer
+from rulec.compiler.pipeline import build, build_payload, collect_rules, compile_sources
 from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
 from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.engine.engine import Engine
@@ -23,6 +26,29 @@ PLANT = HERE / "fixtures" / "plant"
 ROCKET = HERE.parent / "examples" / "manuals" / "rocket_engine"
 
 OIL_RULE = "If the oil temperature exceeds 120 °C, stop the oil pump."
+
+
+def test_the_stages_run_in_order_and_no_stage_edits_what_it_was_given(tmp_path: Path):
+    assert pipeline.STAGES == ("read", "extract", "build")
+    folder = tmp_path / "m"
+    folder.mkdir()
+    # Inferred parameters: the build stage adopts a unit for each; the table it was given
+    # must keep its own.
+    (folder / "m.txt").write_text("If the tank temperature exceeds 80 °C, stop the pump.\n"
+                                  "The tank level must not exceed 95 %.\n", encoding="utf-8")
+    extracted = collect_rules([folder])
+    units_before = {n: i.unit_symbol for n, i in extracted.params.params.items()}
+    rules_before = extracted.rules
+    built = build(extracted, "m")
+    assert extracted.rules is rules_before and not hasattr(extracted, "payload")
+    assert {n: i.unit_symbol for n, i in extracted.params.params.items()} == units_before
+    assert None in units_before.values()
+    assert None not in {i.unit_symbol for i in built.params.params.values()}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.rules = ()  # type: ignore[misc]
+    # One call through every stage gives the same bundle, byte for byte.
+    once = writer.encode(compile_sources([folder], "m").payload).data
+    assert once == writer.encode(built.payload).data == encode_bundle(build_payload(extracted, "m"))
 
 
 def compile_bytes(*sources: Path) -> bytes:

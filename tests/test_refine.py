@@ -269,3 +269,36 @@ def test_command_writes_bundle_diff_and_provenance(true_bytes: bytes, tmp_path: 
     assert main(["refine", str(src), str(tmp_path / "missing.csv"), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rulec: error: ") and "missing.csv" in err and err.count("\n") == 1
+
+
+def test_refine_signs_the_refined_bundle_with_the_compile_key(
+        true_bytes: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same writer as compile: ``--sign KEY`` gives a bundle the vehicle trusting
+    ``KEY.pub`` accepts, and one it refuses without that key's signature."""
+    pytest.importorskip("cryptography")
+    from rulec.compiler.build.keys import generate_keypair
+    from rulec.runtime.bundle.signing import load_public_key
+    from rulec.runtime.errors import SignatureError
+
+    generate_keypair(tmp_path / "ground")
+    generate_keypair(tmp_path / "other")
+    model = shifted(true_bytes, {"oil_temperature": [132.0]})
+    src = tmp_path / "shifted.bundle"
+    src.write_bytes(encode_bundle(model.payload))
+    oil = rule_id(model, "oil_temperature")
+    fb = tmp_path / "fb.csv"
+    fb.write_text(csv_text([({"oil_temperature": t}, [oil] if t > 120 else [])
+                            for t in range(100, 141)], ["oil_temperature"]), encoding="utf-8")
+    out = tmp_path / "signed.bundle"
+    assert main(["refine", str(src), str(fb), "-o", str(out),
+                 "--sign", str(tmp_path / "ground")]) == 0
+    assert "signed by key" in capsys.readouterr().err
+    loaded = load_bundle(out, trust=load_public_key(tmp_path / "ground.pub"))
+    assert loaded.signature.verified and loaded.meta["refined"]["bounds_moved"] >= 1
+    with pytest.raises(SignatureError):
+        load_bundle(out, trust=load_public_key(tmp_path / "other.pub"))
+    # A bad key fails before any work, and nothing is written.
+    bad = tmp_path / "bad.bundle"
+    assert main(["refine", str(src), str(fb), "-o", str(bad),
+                 "--sign", str(tmp_path / "ground.pub")]) == 2
+    assert "public key" in capsys.readouterr().err and not bad.exists()

@@ -79,13 +79,13 @@ class ThresholdConverter:
     def intervals(self, atom: Atom) -> list[Interval]:
         """The values of the parameter (manifest units) for which the comparison holds."""
         if isinstance(atom.value, tuple):
-            low, high = (self._convert(atom, v) for v in atom.value)
+            low, high = (self.convert(atom, v) for v in atom.value)
             if low > high:
                 low, high = high, low
             if atom.op == "between":
                 return [Interval(low, True, high, True)]
             return [Interval(None, False, low, False), Interval(high, False, None, False)]
-        value = self._convert(atom, atom.value)
+        value = self.convert(atom, atom.value)
         if atom.op == ">":
             return [Interval(value, False, None, False)]
         if atom.op == ">=":
@@ -98,8 +98,11 @@ class ThresholdConverter:
             return [Interval(value, True, value, True)]
         raise ValueError(f"operator {atom.op!r} cannot be applied to a single value")
 
-    def _convert(self, atom: Atom, value: Decimal) -> Fraction:
-        from rulec.compiler.model.units import convert, parse_unit, units_compatible
+    def convert(self, atom: Atom, value: Decimal) -> Fraction:
+        """A threshold of ``atom`` in its parameter's unit, exactly (the first unit seen is
+        adopted for a parameter that has none yet)."""
+        from rulec.compiler.model.units import convert as convert_units
+        from rulec.compiler.model.units import parse_unit, units_compatible
 
         exact = Fraction(value)
         if atom.unit is None:
@@ -110,7 +113,7 @@ class ThresholdConverter:
             return exact
         src, dst = parse_unit(atom.unit), parse_unit(target)
         if src.dimension == dst.dimension:
-            return Fraction(convert(value, src, dst))
+            return Fraction(convert_units(value, src, dst))
         if units_compatible(src, dst):
             return exact
         raise UnitError(

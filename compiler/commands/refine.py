@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rulec.compiler.commands.compile import EXIT_STRICT
 from rulec.compiler.refine.config import RefineConfig
 
 if TYPE_CHECKING:  # the learner and the bundle model load only when the command runs
@@ -21,7 +22,6 @@ if TYPE_CHECKING:  # the learner and the bundle model load only when the command
     from rulec.compiler.refine.feedback import Feedback
     from rulec.compiler.refine.model import BundleModel
 
-EXIT_STRICT = 3  # as `rulec compile --strict`
 
 
 def register(subparsers: Any) -> None:
@@ -50,6 +50,9 @@ def register(subparsers: Any) -> None:
                    help="no bound moves further than this, in %% (default %(default)s)")
     p.add_argument("--penalty", type=float, default=d.penalty, metavar="ROWS",
                    help="reward lost per 100 %% of movement, in feedback rows")
+    p.add_argument("--sign", type=Path, metavar="KEY",
+                   help="sign the refined bundle with this Ed25519 private key (from rulec "
+                   "keygen; needs the [sign] extra)")
     p.add_argument("--no-polish", action="store_true",
                    help="keep the agent's bounds as found (no re-centring between feedback "
                    "values)")
@@ -65,6 +68,11 @@ def run_refine(args: argparse.Namespace) -> int:
                           step_pct=args.step, max_move_pct=args.max_move,
                           penalty=args.penalty, polish=not args.no_polish)
     _check_config(config)
+    key = None
+    if args.sign is not None:  # a bad key fails before any work
+        from rulec.compiler.build.keys import load_signing_key
+
+        key = load_signing_key(args.sign)
     model = _load(args.bundle)
     feedback = read_feedback(args.feedback, model)
     for bad in feedback.bad:
@@ -89,23 +97,21 @@ def run_refine(args: argparse.Namespace) -> int:
         "accuracy_after": round(result.accuracy_after, 4),
     }
     payload = rebuild_payload(model, result.values, refined)
-    from rulec.runtime.bundle.format import encode_bundle, write_bundle_file
-    from rulec.runtime.bundle.loader import load_bundle
+    from rulec.compiler.build import writer
 
-    data = encode_bundle(payload)
-    new = load_bundle(data)  # the refined bundle must load exactly as the vehicle loads it
-    report = diff_report(model, payload, feedback, result, args, new.digest)
+    made = writer.encode(payload, key)  # loaded exactly as the vehicle loads it
+    report = diff_report(model, payload, feedback, result, args, made.bundle.digest)
     text = json.dumps(report, indent=1, ensure_ascii=False) if args.json else render_diff(report)
     print(text)
     if args.diff is not None:
         as_json = args.diff.suffix.lower() == ".json"
         body = json.dumps(report, indent=1, ensure_ascii=False) if as_json else render_diff(report)
         _write_text(args.diff, body + "\n")
-    write_bundle_file(args.output, data)
+    writer.write_encoded(args.output, made)
     print(f"refine: {feedback.n_rows} feedback row(s) ({len(feedback.bad)} bad, skipped); "
           f"decisions {result.accuracy_before:.2f} % -> {result.accuracy_after:.2f} % correct; "
           f"{len(result.changes)} bound(s) moved; wrote {args.output} "
-          f"({payload['meta']['bundle_id']})", file=sys.stderr)
+          f"({made.describe()})", file=sys.stderr)
     return 0
 
 

@@ -182,16 +182,14 @@ def _show_number(value: Any) -> str:
 
 def load_domain(folder: Path) -> Domain:
     """Compile one domain folder into a bundle (in memory) and index its sentences."""
-    from rulec.compiler.pipeline import build_payload, collect_rules
-    from rulec.runtime.bundle.format import encode_bundle
-    from rulec.runtime.bundle.loader import load_bundle
+    from rulec.compiler.build import writer
+    from rulec.compiler.pipeline import compile_sources
 
     domain = Domain(folder.name, folder)
     result = None
     try:
-        result = collect_rules([folder])
-        payload = build_payload(result, folder.name)
-        domain.bundle = load_bundle(encode_bundle(payload))
+        result = compile_sources([folder], folder.name)
+        domain.bundle = writer.encode(result.payload).bundle
     except RulecError as exc:
         domain.error = " ".join(str(exc).split())
     if result is not None:

@@ -33,7 +33,7 @@ from rulec.compiler.build.cnf import Cnf, action_key, atom_name, build_cnf
 from rulec.compiler.model.rules import All, Atom, Condition, Not, Rule
 
 if TYPE_CHECKING:
-    from rulec.compiler.pipeline import CompileResult
+    from rulec.compiler.pipeline import Compiled
 
 __all__ = ["Finding", "KINDS", "check_knowledge_base"]
 
@@ -386,9 +386,9 @@ def _rule_text(rule: Rule) -> str:
     return f"if {_condition_text(rule)} then '{rule.action}'"
 
 
-def check_knowledge_base(result: CompileResult) -> list[Finding]:
-    """Every finding for the rules of a compile (call after ``build_payload``, which
-    settles units and drops rules it could not convert)."""
+def check_knowledge_base(result: Compiled) -> list[Finding]:
+    """Every finding for the rules of a compile (the build stage has settled units and
+    dropped the rules it could not convert)."""
     units = {name: info.unit_symbol for name, info in result.params.params.items()}
     checker = _Checker(list(result.rules), ThresholdConverter(units))
     dead: set[int] = set()

@@ -27,7 +27,7 @@ from rulec.runtime.bundle.format import fsync_folder
 from rulec.runtime.errors import RulecError, UnitError
 
 if TYPE_CHECKING:
-    from rulec.compiler.pipeline import CompileResult
+    from rulec.compiler.pipeline import Compiled
 
 KB_SCHEMA_VERSION = 1
 APPLICATION_ID = 0x524B4231  # "RKB1" in the SQLite header, so `file` tools can tell
@@ -243,11 +243,9 @@ def default_kb_path(bundle: Path) -> Path:
     return bundle.with_name(bundle.name + KB_SUFFIX)
 
 
-def write_knowledge_base(path: Path, result: CompileResult) -> None:
-    """Write the knowledge base of a compile (after `build_payload`) atomically: a temporary
-    file in the same folder, fsync, `os.replace`; a failure leaves any old file as it was."""
-    if not result.payload:
-        raise ValueError("build_payload(result) must run before the knowledge base is written")
+def write_knowledge_base(path: Path, result: Compiled) -> None:
+    """Write the knowledge base of a compile atomically: a temporary file in the same
+    folder, fsync, `os.replace`; a failure leaves any old file as it was."""
     rows = knowledge_base_rows(result)  # everything computed before the disk is touched
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -297,7 +295,7 @@ def _insert(conn: sqlite3.Connection, table: str, rows: list[Row]) -> None:
 # ---------------------------------------------------------------- rows
 
 
-def knowledge_base_rows(result: CompileResult) -> dict[str, list[Row]]:
+def knowledge_base_rows(result: Compiled) -> dict[str, list[Row]]:
     """Every table's rows, in insertion order (deterministic for one compile)."""
     payload = result.payload
     rows: dict[str, list[Row]] = {table: [] for table in TABLES}
@@ -448,7 +446,7 @@ def _section_of(st: Any, paragraph: Any, sections: list[Any], ids: set[str],
     return str(named[-1].id) if named else None
 
 
-def _mark_roles(result: CompileResult, rows: dict[str, list[Row]],
+def _mark_roles(result: Compiled, rows: dict[str, list[Row]],
                 index: _StatementIndex) -> None:
     """Why each statement matters: a rule's, a step's, unreadable, descriptive, a heading."""
     roles: dict[tuple[str, str], str] = {}
@@ -484,7 +482,7 @@ def _mark_roles(result: CompileResult, rows: dict[str, list[Row]],
             chunks[i] = (*row[:3], label, *row[4:])
 
 
-def _parameter_rows(result: CompileResult, rows: dict[str, list[Row]]) -> None:
+def _parameter_rows(result: Compiled, rows: dict[str, list[Row]]) -> None:
     for axis, p in enumerate(result.payload["parameters"]):
         info = result.params.params.get(p["name"])
         low, high = p["range"] if p["range"] is not None else (None, None)
@@ -498,12 +496,12 @@ def _finite(value: float | None) -> float | None:
     return None if value is None or value in (float("inf"), float("-inf")) else float(value)
 
 
-def _converter(result: CompileResult) -> ThresholdConverter:
+def _converter(result: Compiled) -> ThresholdConverter:
     return ThresholdConverter({name: info.unit_symbol
                                for name, info in result.params.params.items()})
 
 
-def _rule_rows(result: CompileResult, rows: dict[str, list[Row]],
+def _rule_rows(result: Compiled, rows: dict[str, list[Row]],
                index: _StatementIndex) -> None:
     entries = {entry["id"]: (i, entry) for i, entry in enumerate(result.payload["rules"])}
     variables = {v["name"] for v in result.payload["cnf"]["variables"]}
@@ -583,7 +581,7 @@ def _manifest_values(op: str, intervals: list[Interval]) -> tuple[float | None, 
     return f(first.hi), f(intervals[-1].lo)  # outside: (-inf, low) u (high, inf)
 
 
-def _cnf_rows(result: CompileResult, rows: dict[str, list[Row]]) -> None:
+def _cnf_rows(result: Compiled, rows: dict[str, list[Row]]) -> None:
     cnf = result.payload["cnf"]
     variables = cnf["variables"]
     params = result.params.params
@@ -617,7 +615,7 @@ def _ints(raw: bytes) -> list[int]:
     return [int(x) for x in np.frombuffer(raw, dtype="<i4")]
 
 
-def _graph_rows(result: CompileResult, rows: dict[str, list[Row]],
+def _graph_rows(result: Compiled, rows: dict[str, list[Row]],
                 index: _StatementIndex) -> None:
     import numpy as np
 

@@ -23,6 +23,7 @@ from rulec.compiler import __version__
 from rulec.compiler.build.boxes import ThresholdConverter, boxes_of
 from rulec.compiler.build.cnf import build_cnf
 from rulec.compiler.build.graph import build_graph
+from rulec.compiler.build.payload import box_section, cnf_section, condition_text, graph_section
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.model.rules import (
     OPS,
@@ -35,7 +36,6 @@ from rulec.compiler.model.rules import (
     Step,
     condition_to_json,
 )
-from rulec.compiler.pipeline import _condition_text, box_section, cnf_section, graph_section
 from rulec.compiler.read.statements import Statement
 from rulec.runtime.bundle.format import decode_bundle
 from rulec.runtime.bundle.loader import load_bundle
@@ -225,8 +225,8 @@ def _bounds_of(model: BundleModel) -> list[Bound]:
 def _manifest_values(atom: Atom, conv: ThresholdConverter) -> list[float]:
     """The comparison's numbers in the parameter's unit, in written order."""
     if isinstance(atom.value, tuple):
-        return [float(conv._convert(atom, v)) for v in atom.value]
-    return [float(conv._convert(atom, atom.value))]
+        return [float(conv.convert(atom, v)) for v in atom.value]
+    return [float(conv.convert(atom, atom.value))]
 
 
 # ---------------------------------------------------------------- rebuilding
@@ -281,7 +281,7 @@ def rebuild_payload(model: BundleModel, values: dict[BoundKey, float],
     for entry, cond in zip(old["rules"], conditions, strict=True):
         entry = dict(entry)
         if cond is not None:
-            entry["condition_text"] = _condition_text(condition_to_json(cond))
+            entry["condition_text"] = condition_text(condition_to_json(cond))
         rule_entries.append(entry)
     payload = dict(old)
     payload["rules"] = rule_entries

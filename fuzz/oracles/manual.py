@@ -24,7 +24,7 @@ from pathlib import Path
 from rulec.compiler.extract.offline import extract
 from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import rule_from_json, rule_to_json
-from rulec.compiler.pipeline import _merge_manifests, _parameter_table
+from rulec.compiler.pipeline import merge_manifests, parameter_table
 from rulec.compiler.read.views import views_from_text
 from rulec.runtime.errors import DocumentError, RuleSchemaError, UnitError
 
@@ -40,7 +40,7 @@ def manifest_table() -> ParameterTable:
     global _TABLE
     if _TABLE is None:
         paths = sorted((ROOT / "examples" / "manuals").glob("*/sensors.toml"))
-        _TABLE = _parameter_table(_merge_manifests(paths))
+        _TABLE = parameter_table(merge_manifests(paths))
     return _TABLE
 
 

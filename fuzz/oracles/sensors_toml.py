@@ -1,8 +1,8 @@
 """Oracle for the sensors.toml reader, through the compiler's own entry points.
 
-The compiler reads a folder's manifest with ``pipeline._merge_manifests`` (which calls
+The compiler reads a folder's manifest with ``pipeline.merge_manifests`` (which calls
 ``manifest.load_manifest``) and turns it into the alias table the extractor resolves
-phrases with (``pipeline._parameter_table``); the input is the file's bytes.
+phrases with (``pipeline.parameter_table``); the input is the file's bytes.
 Properties:
 - only ``ManifestError`` escapes (bad UTF-8, bad TOML, bad keys, unknown units);
 - a manifest that loads is consistent: ranges ordered, deadbands not negative, each
@@ -19,7 +19,7 @@ from pathlib import Path
 from rulec.compiler.model.manifest import Manifest
 from rulec.compiler.model.parameters import words_of
 from rulec.compiler.model.units import parse_unit
-from rulec.compiler.pipeline import _merge_manifests, _parameter_table
+from rulec.compiler.pipeline import merge_manifests, parameter_table
 from rulec.runtime.errors import ManifestError
 
 from .failure import OracleFailure, expect
@@ -39,7 +39,7 @@ def _manifest_path() -> Path:
 
 def _load(path: Path) -> Manifest | None:
     try:
-        return _merge_manifests([path])
+        return merge_manifests([path])
     except ManifestError:
         return None
 
@@ -53,7 +53,7 @@ def check_sensors_toml(data: bytes) -> None:
         return
     again = _load(path)
     expect(again is not None and dict(again) == dict(manifest), "loading twice differs")
-    table = _parameter_table(manifest)
+    table = parameter_table(manifest)
     for name, p in manifest.items():
         expect(p.name == name, f"parameter {name!r} is named {p.name!r}")
         if p.unit_text.strip():

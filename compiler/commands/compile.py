@@ -1,0 +1,131 @@
+"""`rulec compile` (manuals -> bundle and knowledge base) and `rulec extract` (manuals ->
+reviewable rule objects): the pipeline's stages run by ``pipeline.compile_sources``, the
+bundle written by ``build.writer``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rulec.compiler.llm.flags import add_llm_arguments
+
+EXIT_STRICT = 3  # --strict and a statement that looks like a rule is unreadable
+
+
+def register(sub: Any) -> None:
+    """Add `compile` and `extract` to the `rulec` sub-command parsers."""
+    p = sub.add_parser("compile", help="manuals (folders, .txt, .md, rules .jsonl) -> bundle",
+                       description="Compile manuals into a bundle.  A folder may hold a "
+                       "sensors.toml that applies to its documents.")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="BUNDLE")
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+    p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    p.add_argument("--kb", type=Path, metavar="PATH",
+                   help="where to write the provenance knowledge base (SQLite; default "
+                   "BUNDLE.kb.sqlite beside the bundle)")
+    p.add_argument("--sign", type=Path, metavar="KEY",
+                   help="sign the bundle with this Ed25519 private key (from rulec keygen; "
+                   "needs the [sign] extra)")
+    add_llm_arguments(p)
+    p.set_defaults(run=run_compile)
+
+    p = sub.add_parser("extract", help="manuals -> reviewable rule objects (JSON lines)",
+                       description="Write the rule objects as JSON lines with provenance; "
+                       "edit them and give the file back to `rulec compile`.")
+    p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="RULES.jsonl")
+    p.add_argument("--strict", action="store_true",
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+    add_llm_arguments(p)
+    p.set_defaults(run=run_extract)
+
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    from rulec.compiler.build import writer
+    from rulec.compiler.build.keys import load_signing_key
+    from rulec.compiler.kb.checks import check_knowledge_base
+    from rulec.compiler.kb.store import default_kb_path, write_knowledge_base
+    from rulec.compiler.llm.client import CACHE_DIR_NAME, config_from_args
+    from rulec.compiler.pipeline import compile_sources
+
+    key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
+    kb_dir = (args.kb or default_kb_path(args.output)).parent
+    llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
+    result = compile_sources(list(args.sources),
+                             " ".join(s.name or str(s) for s in args.sources),
+                             extractor=args.extractor, llm=llm)
+    errors = result.errors
+    findings = check_knowledge_base(result)
+    if not args.quiet:
+        _report(result)
+        _report_findings(findings)
+    if args.strict and errors:
+        print(f"rulec: error: {len(errors)} unreadable statement(s) (--strict); "
+              f"first: {errors[0]}", file=sys.stderr)
+        return EXIT_STRICT
+    kb_path = args.kb or default_kb_path(args.output)
+    made = writer.encode(result.payload, key)  # a bundle the runtime refuses stops here
+    write_knowledge_base(kb_path, result)  # first: the bundle changes only if both succeed
+    writer.write_encoded(args.output, made)
+    if not args.quiet:
+        print(f"wrote {args.output} ({made.describe()}) and {kb_path}", file=sys.stderr)
+    return 0
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from rulec.compiler.llm.client import CACHE_DIR_NAME, config_from_args
+    from rulec.compiler.model.rules import dumps_rule
+    from rulec.compiler.pipeline import collect_rules
+    from rulec.runtime.errors import DocumentError
+
+    llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
+    result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
+    _report(result)
+    if args.strict and result.errors:
+        print(f"rulec: error: {len(result.errors)} unreadable statement(s) (--strict); "
+              f"first: {result.errors[0]}", file=sys.stderr)
+        return EXIT_STRICT
+    text = "".join(dumps_rule(rule) + "\n" for rule in result.rules)
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _report_findings(findings: list[Any]) -> None:
+    """The knowledge-base checks (compiler/kb/checks.py): reported, never fatal."""
+    counts: dict[str, int] = {}
+    for finding in findings:
+        counts[finding.kind] = counts.get(finding.kind, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no findings"
+    print(f"knowledge-base checks: {summary}", file=sys.stderr)
+    for finding in findings:
+        print(f"  check: {finding}", file=sys.stderr)
+
+
+def _report(result: Any) -> None:
+    kinds: dict[str, int] = {}
+    for rule in result.rules:
+        kinds[rule.kind] = kinds.get(rule.kind, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no rules"
+    print(f"{len(result.documents)} document(s): {summary}; "
+          f"{len(result.descriptive)} descriptive statement(s); "
+          f"{len(result.errors)} unreadable", file=sys.stderr)
+    for problem in result.problems:
+        tag = "unreadable" if problem.fatal else "note"
+        print(f"  {tag}: {problem}", file=sys.stderr)
+    if result.llm_requests or result.llm_cache_hits or result.rejected:
+        print(f"llm: {result.llm_requests} request(s), {result.llm_cache_hits} cached "
+              f"answer(s), {len(result.rejected)} rule(s) rejected by the fidelity filter, "
+              f"{len(result.disagreements)} disagreement(s)", file=sys.stderr)
+    for rejection in result.rejected:
+        print(f"  {rejection}", file=sys.stderr)
+    for disagreement in result.disagreements:
+        print(f"  disagreement: {disagreement}", file=sys.stderr)
