@@ -40,6 +40,10 @@ extern "C" {
 #define RULEC_MAX_ENCODED RULEC_COBS_MAX(RULEC_MAX_FRAME) /* 1049 */
 #define RULEC_MAX_WIRE_FRAME (RULEC_MAX_ENCODED + 1)      /* 1050, delimiter included */
 #define RULEC_MAX_CHANNELS ((RULEC_MAX_PAYLOAD - 2) / 10) /* 102 values per frame */
+/* An ADVISORY payload is RULEC_ADVISORY_FIXED bytes (event u8, severity u8, id length u16,
+ * value count u16) plus its id and one RULEC_VALUE_PAIR (channel u16, value f64) a value. */
+#define RULEC_ADVISORY_FIXED 6
+#define RULEC_VALUE_PAIR 10
 
 /* --- message types (header byte 1) ------------------------------------------------ */
 #define RULEC_MSG_TELEMETRY 1

@@ -28,6 +28,7 @@ from rulec.firmware_bridge import native_codec
 from rulec.firmware_bridge.cobs import CobsError, cobs_encode_py, cobs_max_encoded, decode_in_place
 from rulec.firmware_bridge.crc import crc32c_py
 from rulec.runtime.errors import RulecError
+from rulec.runtime.vocabulary import SEVERITY_CODES, FaultReason
 
 __all__ = [
     "CRC_SIZE",
@@ -101,19 +102,7 @@ class MsgType(enum.IntEnum):
     SENSOR_FAULT = 5
 
 
-class FaultReason(enum.IntEnum):
-    """Why a channel's value cannot be used (SENSOR_FAULT payload byte 2)."""
-
-    NAN = 1
-    INFINITE = 2
-    BELOW_RANGE = 3
-    ABOVE_RANGE = 4
-    STALE = 5
-    MISSING = 6
-
-
 EVENT_CODES = {"raise": 1, "clear": 2}
-SEVERITY_CODES = {"warning": 1, "caution": 2, "advisory": 3}
 _EVENT_NAMES = {v: k for k, v in EVENT_CODES.items()}
 _SEVERITY_NAMES = {v: k for k, v in SEVERITY_CODES.items()}
 _MSG_TYPES = {int(t): t for t in MsgType}

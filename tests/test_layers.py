@@ -22,6 +22,7 @@ PACKAGES = {"compiler": "rulec.compiler", "runtime": "rulec.runtime",
 # own unit (the same prefix) and any unit of a lower rank, nothing else.
 LAYERS: tuple[tuple[int, str], ...] = (
     (0, "rulec.runtime.errors"),
+    (0, "rulec.runtime.vocabulary"),
     (0, "rulec.runtime.backend"),
     (1, "rulec.runtime.bundle"),
     (1, "rulec.firmware_bridge"),  # the wire: protocol, cobs, crc, native_codec

@@ -70,3 +70,17 @@ def test_reset_forgets_values_raised_rules_and_timers() -> None:
     assert s.t is None and not s.raised and not s.since and not s.faults
     assert all(math.isnan(v) for v in s.last_value)
     assert all(t == -math.inf for t in s.last_time)
+
+
+def test_a_fault_event_carries_its_reason_as_a_code_beside_its_words() -> None:
+    """The daemon sends SENSOR_FAULT from ``Event.reason``; the words are for people."""
+    from rulec.runtime.vocabulary import FaultReason
+
+    e = plant()
+    cases = {-60.0: FaultReason.BELOW_RANGE, 600.0: FaultReason.ABOVE_RANGE,
+             math.nan: FaultReason.NAN, math.inf: FaultReason.INFINITE}
+    for t, (value, reason) in enumerate(cases.items()):
+        e.reset()
+        (ev,) = [v for v in e.step(float(t), {"tank_temperature": value}) if v.event == "fault"]
+        assert ev.reason is reason and ev.advisory.endswith(" " + reason.words)
+        assert ev.severity == "caution" and FaultReason.of_words(reason.words) is reason

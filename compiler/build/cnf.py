@@ -23,6 +23,7 @@ from rulec.compiler.build.boxes import (
     to_float_bounds,
 )
 from rulec.compiler.model.rules import Atom, Rule
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS, PROCEDURE
 
 MAX_PAIRS_PER_PARAMETER = 400
 
@@ -75,7 +76,7 @@ def _fmt(value: object) -> str:
 def build_cnf(rules: list[Rule], conv: ThresholdConverter) -> Cnf:
     cnf = Cnf()
     for index, rule in enumerate(rules):
-        if rule.kind in ("if_then", "constraint") and rule.condition is not None:
+        if rule.kind in CONDITIONAL_KINDS and rule.condition is not None:
             terms = dnf(rule.condition)
             if rule.kind == "if_then":
                 action = cnf.var("action", action_key(rule.action))
@@ -90,7 +91,7 @@ def build_cnf(rules: list[Rule], conv: ThresholdConverter) -> Cnf:
             for i in range(len(actions)):
                 for j in range(i + 1, len(actions)):
                     cnf.add([-actions[i], -actions[j]], index)
-        elif rule.kind == "procedure":
+        elif rule.kind == PROCEDURE:
             title = cnf.var("procedure", rule.id)
             steps = [cnf.var("step", f"{rule.id}#{n + 1}") for n in range(len(rule.steps))]
             chain = [title, *steps]

@@ -25,6 +25,7 @@ from rulec.compiler.extract.offline import atoms_of
 from rulec.compiler.model.parameters import ParameterTable, words_of
 from rulec.compiler.model.rules import Rule
 from rulec.compiler.read.statements import Statement
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS, PROCEDURE
 
 EDGE_TYPES = ("has_condition", "triggers", "next_step", "cannot_coexist", "describes",
               "on_parameter", "has_step", "involves", "says")
@@ -68,10 +69,10 @@ def build_graph(
     graph = Graph()
     for name in params.params:
         graph.node("parameter", name)
-    procedures = [r for r in rules if r.kind == "procedure"]
+    procedures = [r for r in rules if r.kind == PROCEDURE]
     for rule in rules:
         rnode = graph.node("rule", rule.id)
-        if rule.kind in ("if_then", "constraint") and rule.condition is not None:
+        if rule.kind in CONDITIONAL_KINDS and rule.condition is not None:
             for atom in atoms_of(rule.condition):
                 cnode = graph.node("condition", atom_name(atom, conv))
                 graph.edge(rnode, "has_condition", cnode)
@@ -88,7 +89,7 @@ def build_graph(
                 for b in actions:
                     if a != b:
                         graph.edge(a, "cannot_coexist", b)
-        elif rule.kind == "procedure":
+        elif rule.kind == PROCEDURE:
             pnode = graph.node("procedure", rule.id)
             graph.edge(rnode, "triggers", pnode)
             steps = [graph.node("step", f"{rule.id}#{n + 1}") for n in range(len(rule.steps))]

@@ -23,6 +23,7 @@ from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import Rule, condition_to_json
 from rulec.compiler.read.statements import Statement
 from rulec.runtime.errors import RuleSchemaError, UnitError
+from rulec.runtime.vocabulary import PROCEDURE
 
 FORMAT = 1  # meta.format: the payload layout of docs/bundle-format.md
 
@@ -105,8 +106,8 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
     params = copy.deepcopy(params)
     units = {name: info.unit_symbol for name, info in params.params.items()}
     conv = ThresholdConverter(units)
-    firing = [r for r in rules if r.kind != "procedure"]
-    procedures = [r for r in rules if r.kind == "procedure"]
+    firing = [r for r in rules if r.kind != PROCEDURE]
+    procedures = [r for r in rules if r.kind == PROCEDURE]
     problems: list[Problem] = []
     # Boxes first: they adopt units for inferred parameters and check every atom's unit.
     rule_boxes: list[list[Any]] = []

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rulec.runtime.errors import RulecError
+from rulec.runtime.vocabulary import PROCEDURE
 
 CATEGORIES = ("numeric_threshold", "range_limit", "option_exclusion", "critical_safety",
               "uncovered")
@@ -213,7 +214,7 @@ def _passages(folder: Path, result: Any) -> tuple[list[Passage], dict[str, str]]
     )
 
     rules: dict[tuple[str, int], Any] = {}
-    firing = [] if result is None else [r for r in result.rules if r.kind != "procedure"]
+    firing = [] if result is None else [r for r in result.rules if r.kind != PROCEDURE]
     for rule in firing:
         rules.setdefault((str(rule.source.get("file")), int(rule.source.get("line", 0))), rule)
     passages: list[Passage] = []
@@ -255,7 +256,7 @@ class ReferenceConditions:
         conv = ThresholdConverter(units)
         self.boxes: dict[str, list[Any]] = {}
         for rule in result.rules:
-            if rule.kind == "procedure" or rule.condition is None or rule.duration_s is not None:
+            if rule.kind == PROCEDURE or rule.condition is None or rule.duration_s is not None:
                 continue
             try:
                 self.boxes[rule.id] = boxes_of(rule.condition, conv)

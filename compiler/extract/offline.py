@@ -27,6 +27,7 @@ from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.model.units import Unit
 from rulec.compiler.read.statements import Statement
+from rulec.runtime.vocabulary import SEVERITIES
 
 _LEADING_CONDITIONAL = re.compile(
     r"^(?:if|when|whenever|once|while|whilst|should|in case|as soon as|in the event that|"
@@ -990,7 +991,7 @@ def _clean(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _severity(text: str, kind: str, explicit: str | None) -> str:
-    if explicit in ("warning", "caution", "advisory"):
+    if explicit is not None and explicit in SEVERITIES:
         return explicit
     if explicit == "alert":
         return "caution"

@@ -31,6 +31,7 @@ import pycosat
 from rulec.compiler.build.boxes import Interval, Term, ThresholdConverter, dnf
 from rulec.compiler.build.cnf import Cnf, action_key, atom_name, build_cnf
 from rulec.compiler.model.rules import All, Atom, Condition, Not, Rule
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS, SEVERITY_RANK
 
 if TYPE_CHECKING:
     from rulec.compiler.pipeline import Compiled
@@ -212,7 +213,7 @@ class _Checker:
         self.cnf = build_cnf(rules, conv)
         self.terms: dict[int, list[list[tuple[int, bool, str]]]] = {}
         for i, rule in enumerate(rules):
-            if rule.kind in ("if_then", "constraint") and rule.condition is not None:
+            if rule.kind in CONDITIONAL_KINDS and rule.condition is not None:
                 self.terms[i] = [self._term(t) for t in dnf(rule.condition)]
         self.pairs = 0
 
@@ -285,8 +286,7 @@ class _Checker:
         ra, rb = self.rules[a], self.rules[b]
         how = ("has the same condition as" if same else "is shadowed by")
         note = ""
-        order = {"warning": 0, "caution": 1, "advisory": 2}
-        if order[rb.severity] < order[ra.severity]:
+        if SEVERITY_RANK[rb.severity] < SEVERITY_RANK[ra.severity]:
             note = f"; {rb.id} is more severe ({rb.severity}): keep it or raise {ra.id}"
         return Finding("shadowed", (rb.id, ra.id),
                        f"{rb.id} {how} {ra.id}: whenever {_condition_text(rb)} holds, "

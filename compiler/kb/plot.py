@@ -22,6 +22,7 @@ from typing import Any
 from rulec.runtime.bundle.loader import Bundle, ParameterSpec
 from rulec.runtime.engine.advisory import format_value, unit_suffix
 from rulec.runtime.errors import RulecError
+from rulec.runtime.vocabulary import SEVERITIES
 
 SEVERITY_COLORS = {"warning": "#c62828", "caution": "#ef8a17", "advisory": "#1f6fb4"}
 PAD = 0.2  # each axis shows its thresholds and the point with this fraction of margin
@@ -418,7 +419,7 @@ def _legend(projection: Projection, patches: Any, width: int, height: int) -> li
     if not fired and projection.point:
         handles.insert(0, header("Nothing fires at the query point."))
     handles.append(header(" "))
-    for sev in ("warning", "caution", "advisory"):
+    for sev in SEVERITIES:
         if any(b.severity == sev for b in projection.boxes):
             handles.append(patches.Patch(facecolor=SEVERITY_COLORS[sev], alpha=0.25,
                                          label=f"{sev}"))

@@ -25,6 +25,7 @@ from rulec.compiler.build.cnf import atom_name
 from rulec.compiler.model.rules import All, Atom, Condition, Not, condition_to_json
 from rulec.runtime.bundle.format import fsync_folder
 from rulec.runtime.errors import RulecError, UnitError
+from rulec.runtime.vocabulary import PROCEDURE
 
 if TYPE_CHECKING:
     from rulec.compiler.pipeline import Compiled
@@ -526,7 +527,7 @@ def _rule_rows(result: Compiled, rows: dict[str, list[Row]],
             for n, (atom, path, negated) in enumerate(_atoms(rule.condition, "$", False)):
                 rows["conditions"].append(_condition_row(rule.id, n, atom, path, negated, conv,
                                                          variables))
-        if rule.kind == "procedure":
+        if rule.kind == PROCEDURE:
             rows["procedures"].append((rule.id, rule.title, len(rule.steps)))
             for n, step in enumerate(rule.steps, 1):
                 s = step.source

@@ -39,6 +39,7 @@ from rulec.compiler.model.units import (
 )
 from rulec.compiler.read.statements import Statement
 from rulec.runtime.errors import RuleSchemaError, UnitError
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS, PROCEDURE
 
 __all__ = [
     "AnswerResult",
@@ -179,7 +180,7 @@ def ground_rule(rule: Rule, chunk_text: str, params: ParameterTable, *,
     template = _PLACEHOLDER.sub(" ", rule.template)
     texts = [("action", rule.action)]
     texts += [("actions", a) for a in rule.actions]
-    if rule.kind == "procedure":
+    if rule.kind == PROCEDURE:
         texts.append(("title", rule.title))
         for i, step in enumerate(rule.steps, start=1):
             step_found = quantities(str(step.source.get("text", "")))
@@ -424,7 +425,7 @@ def _build(item: dict[str, Any], st: Statement, statements: list[Statement], at:
                 step["source"] = _source(ref or st)
             fixed.append(step)
         obj["steps"] = fixed
-    if obj.get("kind") in ("if_then", "constraint") and "template" not in obj:
+    if obj.get("kind") in CONDITIONAL_KINDS and "template" not in obj:
         action = obj.get("action")
         if isinstance(action, str) and action.strip():
             text = action.strip().rstrip(".")

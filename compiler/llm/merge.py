@@ -18,6 +18,7 @@ from typing import Any
 from rulec.compiler.model.rules import All, AnyOf, Atom, Condition, Not, Rule
 from rulec.compiler.model.units import parse_unit
 from rulec.runtime.errors import UnitError
+from rulec.runtime.vocabulary import PROCEDURE
 
 __all__ = ["Disagreement", "MergeResult", "merge", "normalize_condition", "signature"]
 
@@ -120,7 +121,7 @@ def signature(rule: Rule, param_units: Mapping[str, str | None] | None = None) -
     texts are free wording)."""
     if rule.kind == "exclusion":
         return ("exclusion", len(rule.actions))
-    if rule.kind == "procedure":
+    if rule.kind == PROCEDURE:
         return ("procedure", len(rule.steps))
     cond = normalize_condition(rule.condition, param_units) if rule.condition else None
     duration = (Fraction(rule.duration_s), rule.duration_inclusive) \

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from rulec.runtime import vocabulary
 from rulec.runtime.errors import RuleSchemaError
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS, DEFAULT_SEVERITY, RULE_OBJECT_KINDS
 
 SCHEMA_VERSION = 1
-KINDS = ("if_then", "constraint", "exclusion", "procedure")
-SEVERITIES = ("warning", "caution", "advisory")
+KINDS = RULE_OBJECT_KINDS
+SEVERITIES = vocabulary.SEVERITIES
 OPS = (">", ">=", "<", "<=", "==", "between", "outside")
 
 
@@ -71,7 +73,7 @@ class Rule:
     id: str
     kind: str
     source: dict[str, Any]
-    severity: str = "advisory"
+    severity: str = DEFAULT_SEVERITY
     condition: Condition | None = None
     action: str = ""
     actions: tuple[str, ...] = ()  # exclusion: actions that cannot coexist
@@ -108,7 +110,7 @@ def condition_to_json(cond: Condition) -> dict[str, Any]:
 def rule_to_json(rule: Rule) -> dict[str, Any]:
     """The rule as a JSON-ready dict, in the schema's key order."""
     out: dict[str, Any] = {"schema": SCHEMA_VERSION, "id": rule.id, "kind": rule.kind}
-    if rule.kind in ("if_then", "constraint"):
+    if rule.kind in CONDITIONAL_KINDS:
         out["severity"] = rule.severity
         assert rule.condition is not None
         out["condition"] = condition_to_json(rule.condition)
@@ -188,11 +190,11 @@ def rule_from_json(obj: Any, at: str) -> Rule:
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         raise RuleSchemaError(f"{at}: notes must be a list of strings")
     rule = Rule(id=rule_id, kind=kind, source=source, notes=list(notes))
-    if kind in ("if_then", "constraint", "exclusion"):
-        rule.severity = obj.get("severity", "advisory")
+    if kind in vocabulary.RULE_KINDS:
+        rule.severity = obj.get("severity", DEFAULT_SEVERITY)
         if rule.severity not in SEVERITIES:
             raise RuleSchemaError(f"{at}: severity must be one of {', '.join(SEVERITIES)}")
-    if kind in ("if_then", "constraint"):
+    if kind in CONDITIONAL_KINDS:
         rule.condition = condition_from_json(obj.get("condition"), at)
         rule.action = _field(obj, "action", str, at)
         rule.template = obj.get("template", "{condition}: " + rule.action)

@@ -40,6 +40,7 @@ from rulec.compiler.read.statements import Statement
 from rulec.runtime.bundle.format import decode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import RulecError
+from rulec.runtime.vocabulary import CONDITIONAL_KINDS
 
 BoundKey = tuple[str, int, int]  # (rule id, comparison position in reading order, end)
 
@@ -92,7 +93,7 @@ def load_model(data: bytes, where: str = "bundle") -> BundleModel:
     conditions: list[Condition | None] = []
     for entry in payload["rules"]:
         text = entry["condition_text"]
-        if entry["kind"] in ("if_then", "constraint") and text:
+        if entry["kind"] in CONDITIONAL_KINDS and text:
             try:
                 conditions.append(parse_condition_text(text))
             except ValueError as exc:

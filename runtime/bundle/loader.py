@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
+from rulec.runtime import vocabulary
 from rulec.runtime.bundle.format import check_container, unpack_payload
 from rulec.runtime.bundle.signing import SignatureStatus, TrustedKey, check_signature
 from rulec.runtime.errors import BundleError
@@ -39,8 +40,8 @@ __all__ = [
     "load_bundle",
 ]
 
-RULE_KINDS = frozenset({"if_then", "constraint", "exclusion"})
-SEVERITIES = frozenset({"warning", "caution", "advisory"})
+RULE_KINDS = frozenset(vocabulary.RULE_KINDS)
+SEVERITIES = frozenset(vocabulary.SEVERITIES)
 
 _I4 = np.dtype("<i4")
 _F8 = np.dtype("<f8")

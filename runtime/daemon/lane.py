@@ -36,25 +36,30 @@ from typing import Any
 import numpy as np
 
 from rulec.firmware_bridge import protocol as wire
-from rulec.firmware_bridge.protocol import SEVERITY_CODES
 from rulec.runtime.backend import load_native
 from rulec.runtime.engine.engine import Engine
 from rulec.runtime.engine.stream import Event
+from rulec.runtime.vocabulary import SEVERITIES, FaultReason
 
 EVENTS_CAP = 64  # events (raises, clears, timer changes) per call; a frame with more: Python
-_ADVISORY_FIXED = 4 + 2  # event, severity, id length; value count
-_PAIR = 10  # channel u16 + value f64
 
 _STAT_FIELDS = ("frames", "crc_errors", "length_errors", "cobs_errors", "version_errors",
                 "type_errors", "oversize", "bytes_discarded")
 _LANE_COUNTS = ("duplicates", "missing", "restarts")
-_FAULT_CODES = {"not a number": 1, "infinite": 2, "below range": 3, "above range": 4,
-                "stale": 5}  # the stream's reasons as lane.h's RL_FAULT_*
 
 
 # rl_serve's times are CLOCK_MONOTONIC, which is perf_counter's clock on Linux
 _SAME_CLOCK = (time.get_clock_info("perf_counter").implementation
                == "clock_gettime(CLOCK_MONOTONIC)")
+
+
+def fault_codes(lib: Any) -> dict[str, int]:
+    """The stream's fault words as lane.h's ``RL_FAULT_*`` codes."""
+    return {FaultReason.NAN.words: lib.RL_FAULT_NAN,
+            FaultReason.INFINITE.words: lib.RL_FAULT_INFINITE,
+            FaultReason.BELOW_RANGE.words: lib.RL_FAULT_BELOW,
+            FaultReason.ABOVE_RANGE.words: lib.RL_FAULT_ABOVE,
+            FaultReason.STALE.words: lib.RL_FAULT_STALE}
 
 
 def lane_module() -> ModuleType | None:
@@ -101,6 +106,8 @@ class LaneRules:
         axis_start = np.zeros(n_rules + 1, np.int32)
         axes: list[int] = []
         lib = module.lib
+        severity_codes = {name: getattr(lib, f"RULEC_SEVERITY_{name.upper()}")
+                          for name in SEVERITIES}
         for i, spec in enumerate(bundle.rules):
             rule_axes = sorted(engine.rule_axes(i))
             rule_id = spec.id.encode("utf-8")
@@ -111,10 +118,10 @@ class LaneRules:
             duration[i] = spec.duration_s if spec.duration_s is not None else 0.0
             clear_delay[i] = spec.clear_delay_s or 0.0
             with_channel = sum(param_channel[a] >= 0 for a in rule_axes)
-            code = SEVERITY_CODES.get(spec.severity)
+            code = severity_codes.get(spec.severity)
             if (code is None or not rule_id or with_channel > lib.RULEC_MAX_CHANNELS
-                    or _ADVISORY_FIXED + len(rule_id) + _PAIR * with_channel
-                    > lib.RULEC_MAX_PAYLOAD):
+                    or lib.RULEC_ADVISORY_FIXED + len(rule_id)
+                    + lib.RULEC_VALUE_PAIR * with_channel > lib.RULEC_MAX_PAYLOAD):
                 flags[i] |= lib.RL_RULE_PYTHON  # Python reports what cannot be sent
             severity[i] = code or 1
             ids += rule_id or b"?"
@@ -329,8 +336,9 @@ class Lane:
         fault = st["fault"]
         fault[:] = 0
         index = stream.bundle.param_index
+        codes = fault_codes(lib)
         for name, reason in stream.faults.items():
-            fault[index[name]] = _FAULT_CODES[reason]
+            fault[index[name]] = codes[reason]
         for name in link_stale:
             if name in index:
                 fault[index[name]] |= lib.RL_FAULT_LINK

@@ -47,6 +47,7 @@ from rulec.runtime.daemon.reload import BundleReloader, ReloadOutcome, adopt, en
 from rulec.runtime.daemon.tx import Transmitter, frame_us
 from rulec.runtime.engine.engine import Engine, Event
 from rulec.runtime.errors import RulecError
+from rulec.runtime.vocabulary import FaultReason
 
 __all__ = ["Counters", "Daemon", "EventLog", "package_version"]
 
@@ -56,13 +57,6 @@ MAX_INPUT_ERRORS_LOGGED = 100
 SEQ_GAP_LIMIT = 1 << 16  # a larger sequence jump is a sender restart, not lost frames
 MIN_WIRE_FRAME = wire.MIN_FRAME + 2  # COBS adds at least one byte, then the delimiter
 
-_FAULT_REASONS = {
-    "not a number": wire.FaultReason.NAN,
-    "infinite": wire.FaultReason.INFINITE,
-    "below range": wire.FaultReason.BELOW_RANGE,
-    "above range": wire.FaultReason.ABOVE_RANGE,
-    "stale": wire.FaultReason.STALE,
-}
 _ADVISORY_KEYS = {"raise": "advisories.raise", "clear": "advisories.clear"}
 
 
@@ -510,7 +504,7 @@ class Daemon:
             reason = self._fault_reason(ev, name)
             record["parameter"] = name
             if ev.event == "fault":
-                record["reason"] = reason
+                record["reason"] = reason.words if reason is not None else None
                 if name in self._stale:
                     record["advisory"] = f"Sensor fault: {name} stale (link down)"
                 self.counters.add("faults")
@@ -518,8 +512,8 @@ class Daemon:
             if channel is not None:
                 record["channel"] = channel
             self.log.write(record)
-            if ev.event == "fault" and channel is not None and reason in _FAULT_REASONS:
-                fault = wire.SensorFault(channel, _FAULT_REASONS[reason])
+            if ev.event == "fault" and channel is not None and reason is not None:
+                fault = wire.SensorFault(channel, reason)
                 self._send(wire.MsgType.SENSOR_FAULT, wire.encode_sensor_fault(fault),
                            frame_us(ev.t), sender)
 
@@ -532,18 +526,12 @@ class Daemon:
         self.counters.add(_ADVISORY_KEYS[ev.event])
         self.log.write(ev.to_json)  # built with the line, after the replies are out
 
-    def _fault_reason(self, ev: Event, name: str | None) -> str | None:
+    def _fault_reason(self, ev: Event, name: str | None) -> FaultReason | None:
         if ev.event != "fault" or name is None:
             return None
         if name in self._stale:
-            return "stale"
-        reason = getattr(ev, "reason", None)
-        if isinstance(reason, str):
-            return reason
-        for text in _FAULT_REASONS:
-            if ev.advisory.endswith(" " + text):
-                return text
-        return None
+            return FaultReason.STALE
+        return ev.reason
 
     def _sync_peer(self, peer: str | None) -> None:
         """A new peer learns the bundle, then every advisory raised now."""

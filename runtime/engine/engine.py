@@ -42,12 +42,12 @@ from rulec.runtime.engine.related import GraphPath
 from rulec.runtime.engine.rule_index import RuleIndex
 from rulec.runtime.engine.stream import Event, EventStream, to_number
 from rulec.runtime.errors import BundleError, KernelError, StateError
+from rulec.runtime.vocabulary import SEVERITY_RANK
 
 if TYPE_CHECKING:
     from rulec.runtime.logic.path import LogicPath, LogicResult
 
 PATHS = ("geometry", "logic", "graph")
-SEVERITY_ORDER = {"warning": 0, "caution": 1, "advisory": 2}
 NEAREST_LIMIT = 10
 
 
@@ -131,7 +131,7 @@ class Evaluation:
         """The highest severity among the fired rules (warning > caution > advisory)."""
         if not self.rules:
             return None
-        return min((r.severity for r in self.rules), key=SEVERITY_ORDER.__getitem__)
+        return min((r.severity for r in self.rules), key=SEVERITY_RANK.__getitem__)
 
     @property
     def nearest(self) -> list[dict[str, Any]]:
@@ -317,7 +317,7 @@ class Engine:
     def _ordered(self, rules: Iterable[int]) -> list[int]:
         """Most severe first, then in bundle order."""
         specs = self.bundle.rules
-        return sorted(rules, key=lambda r: (SEVERITY_ORDER[specs[r].severity], r))
+        return sorted(rules, key=lambda r: (SEVERITY_RANK[specs[r].severity], r))
 
     def _fired(self, r: int, x: np.ndarray, boxes: list[int] | None,
                logic: LogicResult | None, logic_fired: set[int], fired: set[int],

@@ -30,6 +30,7 @@ from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.engine.related import GraphPath
 from rulec.runtime.engine.rule_index import RuleIndex
 from rulec.runtime.errors import StateError
+from rulec.runtime.vocabulary import FAULT_SEVERITY, FaultReason
 
 
 class Event:
@@ -40,11 +41,12 @@ class Event:
     """
 
     __slots__ = ("t", "event", "rule", "severity", "_advisory", "source", "values",
-                 "procedures")
+                 "procedures", "reason")
 
     def __init__(self, t: float, event: str, rule: str | None, severity: str | None,
                  advisory: str | Callable[[], str], source: dict[str, Any] | None,
-                 values: dict[str, float | None], procedures: tuple[str, ...] = ()) -> None:
+                 values: dict[str, float | None], procedures: tuple[str, ...] = (),
+                 reason: FaultReason | None = None) -> None:
         self.t = t
         self.event = event  # "raise" | "clear" | "fault" | "fault_clear"
         self.rule = rule
@@ -53,6 +55,7 @@ class Event:
         self.source = source
         self.values = values
         self.procedures = procedures  # checklists a raised rule starts (graph path)
+        self.reason = reason  # a fault event's reason, as a code (its words end the advisory)
 
     @property
     def advisory(self) -> str:
@@ -63,7 +66,7 @@ class Event:
 
     def _key(self) -> tuple[Any, ...]:
         return (self.t, self.event, self.rule, self.severity, self.advisory, self.source,
-                self.values, self.procedures)
+                self.values, self.procedures, self.reason)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Event):
@@ -267,8 +270,9 @@ class EventStream:
         for name, reason in now.items():
             if self.faults.get(name) != reason:
                 value = self.last_value[self.bundle.param_index[name]]
-                events.append(Event(t, "fault", None, "caution", f"Sensor fault: {name} {reason}",
-                                    None, {name: float(value)}))
+                events.append(Event(t, "fault", None, FAULT_SEVERITY,
+                                    f"Sensor fault: {name} {reason}", None,
+                                    {name: float(value)}, reason=FaultReason.of_words(reason)))
         for name in list(self.faults):
             if name not in now:
                 events.append(
