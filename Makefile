@@ -78,16 +78,12 @@ eval: $(BIN)/python
 	$(BIN)/python bench/eval/regenerate.py
 
 # --- sanitizers and C coverage (docs/robustness.md) ------------------------------------
-# The tests that run compiled code: the kernel, logic and codec through cffi and the
-# standalone codec program, then every suite that drives the runtime, the daemon or the
-# wire protocol (docs/robustness.md, "Sanitizers", says why these).  The compiler-only
-# suites never call into C; test_fault_matrix_determinism and test_fuzz_regressions build
-# their own instrumented variants and are left out too.
-C_TESTS := $(wildcard $(addprefix tests/test_,$(addsuffix .py,kernel_c_paths box_index logic \
-	protocol_c protocol protocol_native engine onboard lane lane_io sim faults reloader replay proof \
-	procedures time_validity graph_path bundle bundle_format pipeline kb_checks kb_commands \
-	cli links ccsds onboard_ccsds mavlink signing atomic_write reload_state_machine \
-	fault_matrix_bundle fault_matrix_sensors fault_matrix_links fault_matrix_overload)))
+# The tests that run compiled code carry the `compiled` marker: the kernel, logic and
+# codec through cffi and the standalone codec program, then every suite that drives the
+# runtime, the daemon or the wire protocol (docs/robustness.md, "Sanitizers", says why
+# these).  The compiler-only suites never call into C; test_fault_matrix_determinism and
+# test_fuzz_regressions build their own instrumented variants and are left unmarked.
+C_TESTS := -m "compiled and not wheel" tests
 INSTRUMENTED := $(BIN)/python csrc/build_instrumented.py
 SITE := PYTHONPATH=$(CURDIR)/tools/instrumented_site
 SAN_CC := gcc
@@ -117,7 +113,7 @@ test-sanitize: $(VENV)/.installed-instrumented
 	$(SAN_ENV) ASAN_OPTIONS=$(ASAN_OPTS):log_path=$(SAN_REPORTS)/asan \
 		UBSAN_OPTIONS=$(UBSAN_OPTS):log_path=$(SAN_REPORTS)/ubsan \
 		$(BIN)/python -m pytest -p no:cacheprovider -p rulec_instrumented \
-		--basetemp=$(SAN_DIR)/pytest -rs -m "not wheel" $(C_TESTS); status=$$?; \
+		--basetemp=$(SAN_DIR)/pytest -rs $(C_TESTS); status=$$?; \
 	if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then cat $(SAN_REPORTS)/*; \
 	  echo "sanitizer reports: $$(ls $(SAN_REPORTS) | wc -l) (above)"; exit 1; fi; \
 	echo "sanitizer reports: 0"; exit $$status
@@ -132,7 +128,7 @@ coverage: $(VENV)/.installed-instrumented
 	$(INSTRUMENTED) $(COV_DIR) "--cflags=--coverage -O0 -g" "--ldflags=--coverage"
 	$(COV_ENV) $(INSTRUMENTED) $(COV_DIR) --check
 	$(COV_ENV) $(BIN)/python -m pytest -p no:cacheprovider -p rulec_instrumented \
-		--basetemp=$(COV_DIR)/pytest -rs -m "not wheel" $(C_TESTS)
+		--basetemp=$(COV_DIR)/pytest -rs $(C_TESTS)
 	@mkdir -p $(COV_DIR)/html
 	$(BIN)/gcovr --root . --filter 'csrc/' --exclude csrc/proto_test.c \
 		--merge-mode-functions=separate --txt-metric line --txt-metric branch \

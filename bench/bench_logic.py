@@ -19,7 +19,7 @@ consistent with the KB, and which actions does it entail.
   "1 solve" is the first call alone: a lower bound for any whole-KB method.
 
 Every state the refutation baseline answers is checked: same consistency, same
-entailed actions (tests/test_logic.py checks every verdict on many more KBs).
+entailed actions (tests/runtime/logic/test_logic.py checks every verdict on many more KBs).
 """
 
 from __future__ import annotations

@@ -6,11 +6,11 @@ docs/robustness.md (``--json FILE`` keeps every figure).  Exit status 1 when any
 fails.
 
 - ``bundle``: every truncation, 10,000 single-bit and 10,000 two-bit flips of every
-  example bundle (tests/test_fault_matrix_bundle.py: the rocket bundle, single flips);
+  example bundle (tests/integration/test_fault_matrix_bundle.py: the rocket bundle, single flips);
 - ``sensors``: the sensor validity matrix of every example bundle whose parameters
-  some rule uses (tests/test_fault_matrix_sensors.py: rocket_engine, bank_loan);
+  some rule uses (tests/integration/test_fault_matrix_sensors.py: rocket_engine, bank_loan);
 - ``links``: every link row with ``--frames`` frames through the real daemon
-  (tests/test_fault_matrix_links.py: 1,500 per row);
+  (tests/integration/test_fault_matrix_links.py: 1,500 per row);
 - ``determinism``: installed kernel, numpy, -O0, -O2 and ASan+UBSan builds on
   ``--samples`` random samples per domain (the test: 150), the sanitizer build whether
   or not the suite could load it.

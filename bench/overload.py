@@ -1,6 +1,6 @@
 """Overload: telemetry at twice the sustainable rate, for minutes, into the real daemon.
 
-Plain script (not pytest; tests/test_fault_matrix_overload.py is the short version).
+Plain script (not pytest; tests/integration/test_fault_matrix_overload.py is the short version).
 It compiles the rocket example, starts ``rulec-onboard`` as a child on TCP, and:
 
 1. calibrates: frames written as fast as the socket takes them with every frame

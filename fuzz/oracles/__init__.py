@@ -3,7 +3,7 @@
 Each takes one input's bytes, returns quietly when the module under test either
 accepts the input or refuses it with its documented exception, and raises
 ``OracleFailure`` (or lets an undocumented exception escape) otherwise.  The atheris
-targets in fuzz/targets and tests/test_fuzz_regressions.py call the same functions.
+targets in fuzz/targets and tests/integration/test_fuzz_regressions.py call the same functions.
 """
 
 from __future__ import annotations

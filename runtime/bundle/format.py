@@ -82,7 +82,7 @@ SIGNED_PREFIX_SIZE = HEADER_SIZE + 4 + 32  # 84
 # Writing the temporary file: chunk size, and a hook called at each step of
 # ``write_bundle_file`` ("write" after each chunk with the bytes written so far, then
 # "fsync", then "replace").  The hook is None in use; the kill tests set it in a child
-# process to stop the writer at a known point (tests/test_atomic_write.py).
+# process to stop the writer at a known point (tests/runtime/bundle/test_atomic_write.py).
 _WRITE_CHUNK_BYTES = 1 << 20
 _write_progress: Callable[[str, int], None] | None = None
 
