@@ -5,8 +5,8 @@ streaming decoder) compiled for the daemon's hot path.  Listed in ``setup.py``'s
 ``cffi_modules`` next to the containment kernel, so installing the project builds it.
 The Python side (``firmware_bridge/native_codec.py``) uses it when it imports and falls
 back to the pure-Python reference otherwise; both are byte-identical
-(``tests/firmware_bridge/test_protocol_native.py``).  Run directly (``python csrc/build_proto.py``) to
-compile the module into the current directory for a quick look.
+(``tests/firmware_bridge/test_protocol_native.py``).  Run directly (``python
+csrc/build_proto.py``) to compile the module into the current directory for a quick look.
 """
 
 from __future__ import annotations

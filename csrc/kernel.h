@@ -1,7 +1,7 @@
 /*
  * Containment kernel: which axis-aligned boxes contain a point.
  *
- * The index is built by numpy in runtime/box_index.py and only read here; no
+ * The index is built by numpy in runtime/engine/box_index.py and only read here; no
  * allocation happens in this file, every array belongs to Python.  Each box is
  * anchored on its most selective constraint and becomes one entry holding that
  * anchor, its second most selective constraint (the filter) and its id; a box's

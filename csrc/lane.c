@@ -1,8 +1,8 @@
 /*
  * The daemon's fast lane (lane.h): decode, check, evaluate and answer a frame in C.
  *
- * Each step mirrors runtime/stream.py (EventStream._advance) and the daemon's frame
- * path (runtime/onboard.py, Daemon._frame and Transmitter.send_advisory) for the
+ * Each step mirrors runtime/engine/stream.py (EventStream._advance) and the daemon's frame
+ * path (runtime/daemon/loop.py, Daemon._frame and Transmitter.send_advisory) for the
  * cases it takes, and hands every other frame back before changing anything.
  */
 #define _POSIX_C_SOURCE 200809L /* write(2) */

@@ -6,8 +6,8 @@
  * does the common case of a frame in C: decode (rulec_proto.c), duplicate and sequence
  * checks, validity of every parameter, containment (kernel.c), the raise / clear
  * decisions and the ADVISORY frames.  Anything else it hands back untouched, one frame
- * at a time, for the Python stream (runtime/stream.py) to take, which stays the
- * definition of the semantics; runtime/lane.py says which cases those are, and
+ * at a time, for the Python stream (runtime/engine/stream.py) to take, which stays the
+ * definition of the semantics; runtime/daemon/lane.py says which cases those are, and
  * tests/test_lane.py holds the two to the same events and bytes.
  *
  * A frame is taken here when it is TELEMETRY whose payload decodes, every channel
@@ -18,7 +18,7 @@
  * in the stream; their changes that write nothing come back as silent events for the
  * Python stream's dictionaries.  Nothing is changed for a frame that is not taken.
  *
- * No allocation: every array belongs to the caller (runtime/lane.py).
+ * No allocation: every array belongs to the caller (runtime/daemon/lane.py).
  */
 #ifndef RULEC_LANE_H
 #define RULEC_LANE_H
@@ -99,7 +99,7 @@ typedef struct {
 typedef struct {
     const rl_rules *rules;
     rulec_decoder decoder;
-    /* the stream's state, shared with runtime/stream.py */
+    /* the stream's state, shared with runtime/engine/stream.py */
     double *last_value; /* [n_params] */
     double *last_time;  /* [n_params] -inf: never seen */
     uint8_t *rule_state; /* [n_rules] RL_RAISED | RL_ACKED | RL_TIMING | RL_WAITING */

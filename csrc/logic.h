@@ -12,8 +12,8 @@
  * to a SAT solver: a model of the cone with every other open variable false satisfies
  * the whole remainder, so the cone decides consistency and entailment alone.
  *
- * The database and the scratch arrays belong to Python (runtime/logic_clauses.py,
- * runtime/logic_propagation.py); nothing is allocated here.  One lg_work must not be
+ * The database and the scratch arrays belong to Python (runtime/logic/clauses.py,
+ * runtime/logic/propagation.py); nothing is allocated here.  One lg_work must not be
  * used by two calls at once.
  */
 #ifndef RULEC_LOGIC_H

@@ -4,8 +4,8 @@ Chosen once at import, like the containment kernel (``rulec.runtime.backend``):
 ``RULEC_PUREPYTHON=1`` forces the pure-Python reference (``crc.py``, ``cobs.py`` and
 ``protocol.FrameDecoder``'s own loop); otherwise the compiled module is used when it
 imports.  ``NATIVE`` says which one won.  The two are byte-identical (same vectors,
-same counters: ``tests/firmware_bridge/test_protocol_native.py``); the C one is about 30 times faster
-per frame, which is most of the daemon's decode and encode time.
+same counters: ``tests/firmware_bridge/test_protocol_native.py``); the C one is about 30
+times faster per frame, which is most of the daemon's decode and encode time.
 
 This module only wraps the C calls; ``crc.py``, ``cobs.py`` and ``protocol.py`` decide
 when to use them and keep the error messages of the reference.

@@ -13,9 +13,9 @@ transport failure raises ``LinkError``; ``LinkSupervisor`` turns that into a "do
 state, closes the transport and reopens it with capped exponential backoff.  State
 changes ("listening", "up", "down", "eof") are queued as ``LinkEvent``s for the caller.
 
-Where each part lives: ``links_base.py`` (``Link``, ``Chunk``, ``LinkEvent``,
-``LinkError``, ``parse_host_port``), ``links_serial.py``, ``links_sockets.py`` (TCP and
-UDP), ``links_stdin.py``, ``links_supervisor.py`` (``LinkSupervisor``, ``Backoff``) and
+Where each part lives: ``base.py`` (``Link``, ``Chunk``, ``LinkEvent``,
+``LinkError``, ``parse_host_port``), ``serial.py``, ``sockets.py`` (TCP and
+UDP), ``stdin.py``, ``supervisor.py`` (``LinkSupervisor``, ``Backoff``) and
 ``text_samples.py`` (``TextSamples``: the CSV or JSON lines read from stdin).  This
 module only gathers them, so that the daemon takes every link from one place.
 """

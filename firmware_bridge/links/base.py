@@ -2,8 +2,8 @@
 ``Chunk`` it reads, the ``LinkEvent``s it queues, ``LinkError`` for a link that is
 down, and ``parse_host_port`` for socket addresses.
 
-Apart from the concrete links (``links_serial.py``, ``links_sockets.py``,
-``links_stdin.py``) and their supervision (``links_supervisor.py``), which all build on it.
+Apart from the concrete links (``serial.py``, ``sockets.py``,
+``stdin.py``) and their supervision (``supervisor.py``), which all build on it.
 """
 
 from __future__ import annotations

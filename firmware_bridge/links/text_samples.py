@@ -1,7 +1,7 @@
 """Text samples read from standard input (``rulec-onboard --stdin``): CSV like
 ``rulec replay`` or JSON lines, split by a bounded line accumulator; never raises.
 
-Apart from ``links_stdin.py`` because it parses bytes into samples and does not care
+Apart from ``stdin.py`` because it parses bytes into samples and does not care
 where they came from.
 """
 

@@ -15,8 +15,8 @@ changes what goes on the wire the way a bad line does, and counts exactly what i
 Events are drawn from one ``random.Random(seed)``: the same seed and the same frames
 give the same faults, byte for byte.  Byte and bit events are placed with geometric
 gaps (one draw per event, not one per byte), so a long run at ``ber = 1e-6`` costs
-almost nothing.  Every counter equals what was injected; ``tests/firmware_bridge/sim/test_faults.py``
-checks that against the bytes themselves.
+almost nothing.  Every counter equals what was injected;
+``tests/firmware_bridge/sim/test_faults.py`` checks that against the bytes themselves.
 """
 
 from __future__ import annotations

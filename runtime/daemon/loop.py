@@ -7,9 +7,9 @@ while silent, bundle reload, signals).  A reload is validated on a worker thread
 swapped in between two samples.  See docs/onboard.md for formats and semantics.
 
 The parts: this module (the ``Daemon``: the loop, per-sample evaluation, link state and
-housekeeping), ``onboard_input.py`` (the link and the frame readers the configuration
-names), ``onboard_tx.py`` (the frames written back), ``onboard_log.py`` (JSON lines,
-counters, the summary line), ``onboard_config.py`` (options) and ``onboard_command.py``
+housekeeping), ``input.py`` (the link and the frame readers the configuration
+names), ``tx.py`` (the frames written back), ``log.py`` (JSON lines,
+counters, the summary line), ``config.py`` (options) and ``command.py``
 (the command line; ``main`` here hands over to it).
 """
 

@@ -4,7 +4,7 @@ made minimal so that few variables need a refutation); ``minimal_core`` and
 ``refutation_core`` shrink an unsatisfiable cone to the clauses that matter for evidence.
 
 Every pycosat call of the logic path is here, apart from the propagation that usually
-makes them unnecessary (``logic_propagation.py``).
+makes them unnecessary (``propagation.py``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ satisfy.  In C (``lg_evaluate``, csrc/logic.c, through ``NativeRunner``) or in i
 twin ``py_evaluate`` (``RULEC_PUREPYTHON=1``).
 
 The two backends sit here side by side so that they can be read against each other;
-the solver that takes over on a cone is in ``logic_cone.py``.
+the solver that takes over on a cone is in ``cone.py``.
 """
 
 from __future__ import annotations
