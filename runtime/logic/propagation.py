@@ -18,7 +18,10 @@ import numpy.typing as npt
 from rulec.runtime.errors import KernelError
 from rulec.runtime.logic.clauses import ClauseArrays
 
-OK, CONFLICT, CONE = 0, 1, 2  # outcomes of one propagation (mirrors LG_* in logic.h)
+# The outcomes of one propagation and the reasons of a variable, as the Python
+# propagation writes them; the C kernel's own (LG_* in logic.h, read from the cdef) must
+# be the same numbers, which NativeRunner checks before it runs anything.
+OK, CONFLICT, CONE = 0, 1, 2
 REASON_NONE, REASON_FACT = -2, -1
 
 # status, value and reason per variable, the cone's clauses, the conflicting clause
@@ -30,6 +33,10 @@ class NativeRunner:
 
     def __init__(self, arrays: ClauseArrays, module: ModuleType) -> None:
         self._ffi, self._lib = module.ffi, module.lib
+        lib = self._lib
+        native = (lib.LG_OK, lib.LG_CONFLICT, lib.LG_CONE, lib.LG_REASON_NONE, lib.LG_REASON_FACT)
+        if native != (OK, CONFLICT, CONE, REASON_NONE, REASON_FACT):
+            raise KernelError(f"logic kernel built from another logic.h (codes {native})")
         ffi = self._ffi
         self._keep: list[Any] = []
         n_vars, n_clauses = arrays.n_vars, arrays.n_clauses
