@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.build.payload import assemble
-from rulec.compiler.extract.offline import Extraction, Problem, atoms_of, extract
+from rulec.compiler.extract.offline import Extraction, Problem, atoms_of, extract, statement_key
 from rulec.compiler.model.manifest import Manifest, Parameter, load_manifest
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.model.rules import Rule, loads_rules
@@ -78,6 +78,7 @@ class CompileResult:
     documents: tuple[Document, ...]
     params: ParameterTable
     manifest: Manifest | None
+    descriptive_reasons: dict[str, str] = field(default_factory=dict)  # by statement_key
     rejected: tuple[Rejection, ...] = ()  # refused by the fidelity filter
     disagreements: tuple[Disagreement, ...] = ()  # --extractor both
     llm_requests: int = 0
@@ -85,7 +86,14 @@ class CompileResult:
 
     @property
     def errors(self) -> list[Problem]:
+        """What `--strict` fails on: statements unreadable or needing review."""
         return [p for p in self.problems if p.fatal]
+
+    def of_kind(self, kind: str) -> list[Problem]:
+        return [p for p in self.problems if p.kind == kind]
+
+    def descriptive_reason(self, st: Statement) -> str:
+        return self.descriptive_reasons.get(statement_key(st), "")
 
 
 @dataclass(frozen=True)
@@ -180,6 +188,7 @@ def extract_rules(read: Sources, extractor: str = "offline",
     params = parameter_table(read.manifest)
     rules: list[Rule] = []
     descriptive: list[Statement] = []
+    reasons: dict[str, str] = {}
     problems: list[Problem] = []
     used_ids: set[str] = set()
     chunks: list[ChunkInput] = []
@@ -200,13 +209,14 @@ def extract_rules(read: Sources, extractor: str = "offline",
             found: Extraction = extract(statements, params, used_ids)
             rules.extend(found.rules)
             descriptive.extend(found.descriptive)
+            reasons.update(found.reasons)
             problems.extend(found.problems)
         if extractor != "offline":
             from rulec.compiler.llm.client import chunk_statements
 
             chunks.extend(chunk_statements(document.rel, statements))
     result = CompileResult(tuple(rules), tuple(descriptive), tuple(problems), read.documents,
-                           params, read.manifest)
+                           params, read.manifest, reasons)
     if extractor != "offline":
         result = _extract_with_llm(result, chunks, extractor, llm, used_ids)
     _dedupe_ids(result.rules)

@@ -5,6 +5,7 @@ bundle written by ``build.writer``."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,11 @@ def register(sub: Any) -> None:
     p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
     p.add_argument("-o", "--output", required=True, type=Path, metavar="BUNDLE")
     p.add_argument("--strict", action="store_true",
-                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable "
+                   "or needs review")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    p.add_argument("--json", action="store_true",
+                   help="print what became of every statement as one JSON object on stdout")
     p.add_argument("--kb", type=Path, metavar="PATH",
                    help="where to write the provenance knowledge base (SQLite; default "
                    "BUNDLE.kb.sqlite beside the bundle)")
@@ -39,7 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
     p.add_argument("-o", "--output", required=True, type=Path, metavar="RULES.jsonl")
     p.add_argument("--strict", action="store_true",
-                   help="fail (exit 3) when any statement that looks like a rule is unreadable")
+                   help="fail (exit 3) when any statement that looks like a rule is unreadable "
+                   "or needs review")
+    p.add_argument("--json", action="store_true",
+                   help="print what became of every statement as one JSON object on stdout")
     add_llm_arguments(p)
     p.set_defaults(run=run_extract)
 
@@ -64,9 +71,10 @@ def run_compile(args: argparse.Namespace) -> int:
     if not args.quiet:
         _report(result)
         _report_findings(findings)
+    summary = summary_json(result)
     if args.strict and errors:
-        print(f"rulec: error: {len(errors)} unreadable statement(s) (--strict); "
-              f"first: {errors[0]}", file=sys.stderr)
+        _print_json(args, summary, written=False)
+        _strict_failure(errors)
         return EXIT_STRICT
     kb_path = args.kb or default_kb_path(args.output)
     made = writer.encode(result.payload, key)  # a bundle the runtime refuses stops here
@@ -74,7 +82,20 @@ def run_compile(args: argparse.Namespace) -> int:
     writer.write_encoded(args.output, made)
     if not args.quiet:
         print(f"wrote {args.output} ({made.describe()}) and {kb_path}", file=sys.stderr)
+    summary.update(bundle=str(args.output), bundle_id=made.bundle_id,
+                   knowledge_base=str(kb_path), checks=[str(f) for f in findings])
+    _print_json(args, summary, written=True)
     return 0
+
+
+def _print_json(args: argparse.Namespace, summary: dict[str, Any], written: bool) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps({**summary, "written": written}, ensure_ascii=False))
+
+
+def _strict_failure(errors: list[Any]) -> None:
+    print(f"rulec: error: {len(errors)} statement(s) unreadable or needing review "
+          f"(--strict); first: {errors[0]}", file=sys.stderr)
 
 
 def run_extract(args: argparse.Namespace) -> int:
@@ -86,9 +107,10 @@ def run_extract(args: argparse.Namespace) -> int:
     llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
     _report(result)
+    summary = summary_json(result)
     if args.strict and result.errors:
-        print(f"rulec: error: {len(result.errors)} unreadable statement(s) (--strict); "
-              f"first: {result.errors[0]}", file=sys.stderr)
+        _print_json(args, summary, written=False)
+        _strict_failure(result.errors)
         return EXIT_STRICT
     text = "".join(dumps_rule(rule) + "\n" for rule in result.rules)
     try:
@@ -96,6 +118,7 @@ def run_extract(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
+    _print_json(args, {**summary, "rule_objects": str(args.output)}, written=True)
     return 0
 
 
@@ -110,17 +133,46 @@ def _report_findings(findings: list[Any]) -> None:
         print(f"  check: {finding}", file=sys.stderr)
 
 
+def summary_json(result: Any) -> dict[str, Any]:
+    """What became of every statement: rules by kind, and each statement that yielded
+    none with its class and reason (unreadable, needs review, descriptive)."""
+    from rulec.compiler.extract.offline import NEEDS_REVIEW, NOTE, UNREADABLE
+
+    kinds: dict[str, int] = {}
+    for rule in result.rules:
+        kinds[rule.kind] = kinds.get(rule.kind, 0) + 1
+    descriptive = []
+    for st in result.descriptive:
+        item: dict[str, Any] = {"file": st.file, "line": st.line}
+        if st.page is not None:
+            item["page"] = st.page
+        item.update(text=st.text, reason=result.descriptive_reason(st))
+        descriptive.append(item)
+    return {
+        "documents": len(result.documents),
+        "rules": kinds,
+        "counts": {"rules": len(result.rules), UNREADABLE: len(result.of_kind(UNREADABLE)),
+                   NEEDS_REVIEW: len(result.of_kind(NEEDS_REVIEW)),
+                   "descriptive": len(result.descriptive), NOTE: len(result.of_kind(NOTE))},
+        "problems": [p.to_json() for p in result.problems],
+        "descriptive": descriptive,
+    }
+
+
 def _report(result: Any) -> None:
+    from rulec.compiler.extract.offline import NEEDS_REVIEW, UNREADABLE
+
     kinds: dict[str, int] = {}
     for rule in result.rules:
         kinds[rule.kind] = kinds.get(rule.kind, 0) + 1
     summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no rules"
+    review = len(result.of_kind(NEEDS_REVIEW))
     print(f"{len(result.documents)} document(s): {summary}; "
           f"{len(result.descriptive)} descriptive statement(s); "
-          f"{len(result.errors)} unreadable", file=sys.stderr)
+          f"{len(result.of_kind(UNREADABLE))} unreadable; {review} need(s) review",
+          file=sys.stderr)
     for problem in result.problems:
-        tag = "unreadable" if problem.fatal else "note"
-        print(f"  {tag}: {problem}", file=sys.stderr)
+        print(f"  {problem.kind}: {problem}", file=sys.stderr)
     if result.llm_requests or result.llm_cache_hits or result.rejected:
         print(f"llm: {result.llm_requests} request(s), {result.llm_cache_hits} cached "
               f"answer(s), {len(result.rejected)} rule(s) rejected by the fidelity filter, "

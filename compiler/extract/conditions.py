@@ -322,6 +322,11 @@ def parse_condition(
         # would fire more often than written: refuse it instead.
         return ParsedCondition(None, atoms, duration, problems=[
             f"part of the condition is not a comparison with a number: {left_out!r}"])
+    unplaced = _unplaced_part(text, tokens, atoms, consumed, trailing_action, duration)
+    if unplaced:
+        # Every number and time phrase of a condition has a role; one left over would be
+        # a condition dropped, and the rule would fire where the text says it must not.
+        return ParsedCondition(None, atoms, duration, problems=[unplaced])
     return ParsedCondition(
         condition, atoms, duration, requirement,
         violation=violation,
@@ -387,6 +392,90 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
         if word in joins and content(words[k + 1:k + 4]):
             return " ".join(t.text for t in after[k:k + 6])
     return ""
+
+
+def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consumed: set[int],
+                   trailing_action: bool, duration: Duration | None) -> str:
+    """Why a reading leaves part of its condition unexplained, or "".
+
+    A number has a role when it is a comparison's threshold, the duration, or a word of
+    the subject a comparison names ("the 0.5 µm particle count"); in the condition part
+    of the text (all of it, or up to the last comparison when an action follows) any
+    other number is unplaced: "within 10 seconds of start-up", "after 30 minutes of
+    operation".  A threshold said relative to another quantity ("5 K above the ambient
+    temperature"), a duration or a count of events in words ("for more than an hour",
+    "twice within one hour") are not read either."""
+    placed = set(consumed) | _asides(tokens)
+    for n, atom in enumerate(atoms):
+        k = atom.first
+        floor = atoms[n - 1].last + 1 if n > 0 else 0
+        while k > floor and tokens[k - 1].kind != "punct" and (
+                tokens[k - 1].low not in _CONNECTIVES):
+            k -= 1  # the subject's words, numbers in names included
+        placed.update(range(k, atom.last + 1))
+        following = [t.low for t in tokens[atom.last + 1:atom.last + 4]]
+        if atom.op == "==" and following[:1] and following[0] in _RELATIVE_WORDS and (
+                following[1:2] == ["than"] or following[1:2] and following[1] in _REFERENCE):
+            return (f"a threshold relative to another quantity is not read: "
+                    f"{_span(text, tokens, atom.first, atom.last + 3)!r}")
+    end = atoms[-1].last if trailing_action else len(tokens) - 1
+    for i in range(end + 1):
+        if tokens[i].kind == "num" and i not in placed and not _names_a_thing(tokens, i):
+            return f"a number in the condition has no role: {_span(text, tokens, i - 2, i + 3)!r}"
+    condition_text = text[:tokens[end].end] if tokens else text
+    for pattern in (_WORD_DURATION, _EVENT_COUNT):
+        found = pattern.search(condition_text)
+        if found and not (pattern is _WORD_DURATION and duration is not None):
+            return f"part of the condition is not read: {found.group(0)!r}"
+    return ""
+
+
+def _asides(tokens: list[Token]) -> set[int]:
+    """Tokens of what a sentence says in passing: inside brackets ("25.6 A (80 % of the 32 A
+    breaker rating)"), or after "i.e." / "e.g." to the end of its clause."""
+    out: set[int] = set()
+    depth, aside = 0, False
+    for i, tok in enumerate(tokens):
+        if tok.text == "(":
+            depth += 1
+        elif tok.text == ")":
+            depth = max(depth - 1, 0)
+            out.add(i)
+        elif tok.text in (";",) and depth == 0:
+            aside = False
+        elif (tok.low in ("i", "e") and i + 1 < len(tokens)
+              and tokens[i + 1].low in ("e", "g") and tokens[i + 1].gap == "."):
+            aside = True
+        if depth or aside:
+            out.add(i)
+    return out
+
+
+def _names_a_thing(tokens: list[Token], i: int) -> bool:
+    """A bare integer after a capitalised word names something: "Data Hall 2", "Pump 3"."""
+    tok = tokens[i]
+    if tok.unit is not None or i == 0 or not tok.text.isdigit():
+        return False
+    before = tokens[i - 1]
+    return before.kind == "word" and before.text[:1].isupper() and before.text.isalpha()
+
+
+def _span(text: str, tokens: list[Token], first: int, last: int) -> str:
+    first, last = max(first, 0), min(last, len(tokens) - 1)
+    return " ".join(text[tokens[first].start:tokens[last].end].split())
+
+
+_RELATIVE_WORDS = frozenset({"above", "below", "over", "under", "higher", "lower", "more",
+                             "less", "greater", "warmer", "colder", "hotter", "cooler"})
+_REFERENCE = frozenset({"the", "its", "their", "ambient", "nominal", "normal", "rated",
+                        "setpoint", "set", "baseline", "reference", "inlet", "outlet"})
+_WORD_DURATION = re.compile(
+    r"\b(?:for|lasting|during)\s+(?:more|longer)\s+than\s+(?:an?|one|two|three|four|five|"
+    r"six|ten|twelve|several|a few)\s+(?:hours?|minutes?|seconds?|days?|weeks?)\b",
+    re.IGNORECASE)
+_EVENT_COUNT = re.compile(
+    r"\b(?:twice|three times|(?:\d+|two|three|four|five) times|more than once)\b"
+    r"(?:\s+(?:within|in|per|during)\b[^,;]*)?", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- durations

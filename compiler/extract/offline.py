@@ -223,6 +223,32 @@ _WARNING_WORDS = re.compile(
 _CAUTION_WORDS = re.compile(
     r"\b(caution|notify|alert|alarm|fault|reduce|stop|lock|reject|not eligible|must|shall|"
     r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
+# A statement that gives an example, or says what one might have to do, states no rule:
+# "For example, if during a flight the small UA experiences a battery fire, the remote
+# pilot may need to climb the small UA above 400' AGL."
+_EXAMPLE = re.compile(r"^(?:for example|for instance|e\.\s?g\.|as an example|example:)|"
+                      r"\b(?:may|might|could) (?:need|have) to\b", re.IGNORECASE)
+# Positive signs of a descriptive statement: history, typical values, definitions.
+_CHANGE_WORDS = ("raised|lowered|increased|reduced|decreased|changed|revised|amended|"
+                 "relaxed|tightened|lifted|moved|replaced")
+_NOT_A_STOP = r"(?:[^.;]|(?<=\d)\.(?=\d))"  # any character but a full stop ("38.5" has none)
+_HISTORY = re.compile(
+    rf"\b(?:was|were|has been|have been|had been)\s+(?:\w+\s+){{0,2}}?(?:{_CHANGE_WORDS})\b|"
+    rf"\b(?:{_CHANGE_WORDS})\b{_NOT_A_STOP}{{0,80}}?\bfrom\s+{_NOT_A_STOP}{{0,40}}?\d"
+    rf"{_NOT_A_STOP}{{0,40}}?\bto\s+{_NOT_A_STOP}{{0,40}}?\d|"
+    r"^(?:until|before|since|prior to)\s+(?:19|20)\d\d\b|"
+    rf"\b(?:19|20)\d\d-\d\d-\d\d\b.{{0,200}}\b(?:added|deleted|removed|introduced|"
+    rf"{_CHANGE_WORDS})\b", re.IGNORECASE)
+_TYPICAL = re.compile(r"\b(?:typical(?:ly)?|normally|usually|nominal(?:ly)?|approx\.|"
+                      r"approximately|on average|in normal operation)\b", re.IGNORECASE)
+_DEFINITION = re.compile(r"\b(?:means|is defined as|are defined as|refers to)\b", re.IGNORECASE)
+_PURPOSE = re.compile(r"\b(?:so as |in order )?to (?:avoid|limit|prevent|minimi[sz]e)\b",
+                      re.IGNORECASE)
+# Rule words besides those of _RULE_WORDS that make a sentence look like a rule.
+_RULE_LIKE_EXTRA = re.compile(
+    r"\b(?:mandatory|required|not to exceed|no\s+(?:\w+\s+){1,6}?(?:shall|may|must|will)\b|"
+    r"(?:are|is) not (?:permitted|allowed)|ensure)\b|"
+    r"^no\b(?=.*\b(?:permitted|allowed|authori[sz]ed)\b)", re.IGNORECASE)
 _PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
 # "Engine starts are not permitted at an outside air temperature below -35 °C": what is
 # not permitted comes before its condition, nothing after it.
@@ -263,18 +289,38 @@ _TRAILING_RELATIVE = re.compile(r"\b(with|having|who have|whose|that have|where)
 _LEADING_BE = re.compile(r"^be\s+")
 
 
+# What became of a statement that yielded no rule of its own, besides descriptive.
+UNREADABLE = "unreadable"  # it says a rule, and part of it could not be read
+NEEDS_REVIEW = "needs review"  # it looks like a rule and no shape of rule reads it
+NOTE = "note"  # the rule was made; something about it is worth a look
+
+
 @dataclass
 class Problem:
-    """A statement that looks like a rule but could not be read."""
+    """A statement that looks like a rule but could not be read (or a note on one)."""
 
     file: str
     line: int
     reason: str
     text: str
     fatal: bool = True  # False: a note (the rule was still made)
+    kind: str = ""  # UNREADABLE, NEEDS_REVIEW or NOTE; "" takes it from `fatal`
+    page: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            self.kind = UNREADABLE if self.fatal else NOTE
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}: {self.text[:90]}"
+        page = f" (page {self.page})" if self.page is not None else ""
+        return f"{self.file}:{self.line}{page}: {self.reason}: {self.text[:90]}"
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"file": self.file, "line": self.line}
+        if self.page is not None:
+            out["page"] = self.page
+        out.update(kind=self.kind, reason=self.reason, text=self.text)
+        return out
 
 
 @dataclass
@@ -282,6 +328,18 @@ class Extraction:
     rules: list[Rule] = field(default_factory=list)
     descriptive: list[Statement] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # why each descriptive statement is one, by statement key (statement_key)
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    def describe(self, st: Statement, reason: str) -> None:
+        """A statement that yields no rule, and why (kept in the knowledge base)."""
+        self.descriptive.append(st)
+        self.reasons[statement_key(st)] = reason
+
+
+def statement_key(st: Statement) -> str:
+    """A statement's key among the statements of one compile."""
+    return st.id or f"{st.file}:{st.line}:{st.page or 0}"
 
 
 def extract(
@@ -534,6 +592,9 @@ def _extract_statement(
     req_id, severity_word, body = _statement_body(st.parse_text or st.text)
     if "(" in body:
         body = _without_tag_brackets(body, params)
+    if _EXAMPLE.search(body):
+        out.describe(st, "an example or a hypothetical, not a rule")
+        return
 
     exclusion = _exclusion(body)
     if exclusion is not None:
@@ -553,7 +614,7 @@ def _extract_statement(
     if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
     if shape is None:
-        out.descriptive.append(st)
+        _not_a_rule(st, body, params, out)
         return
     kind, cond_text, action, subject_mode = shape
     parsed = parse_condition(cond_text, params.resolve, _by_unit(params),
@@ -564,14 +625,14 @@ def _extract_statement(
         parsed.requirement = True  # "Keep X below N" states what must hold
         kind = "constraint"
     if parsed.condition is None and kind == "order":
-        out.descriptive.append(st)  # an order naming no parameter: not a limit at all
+        _not_a_rule(st, body, params, out, "an order that names no reading")
         return
     if parsed.condition is None:
         if kind in ("if_then", "if_not", "keep") or parsed.atoms:
             reason = "; ".join(parsed.problems) or "condition not understood"
-            out.problems.append(Problem(st.file, st.line, reason, st.text))
+            out.problems.append(Problem(st.file, st.line, reason, st.text, page=st.page))
         else:
-            out.descriptive.append(st)
+            _not_a_rule(st, body, params, out, "; ".join(parsed.problems))
         return
     condition: Condition = parsed.condition
     if subject_mode:
@@ -594,7 +655,7 @@ def _extract_statement(
         elif _predicate_then_order(cond_text, parsed):
             kind, action = "if_then", _ordered_action(action)
         else:
-            out.descriptive.append(st)
+            _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order")
             return
     if parsed.requirement:
         condition = Not(condition)
@@ -606,7 +667,7 @@ def _extract_statement(
     if not action and following and kind == "if_then" and not subject_mode:
         action = following
     if not action:
-        out.problems.append(Problem(st.file, st.line, "no action found", st.text))
+        out.problems.append(Problem(st.file, st.line, "no action found", st.text, page=st.page))
         return
     rule = Rule(
         id=unique_id(req_id or hashed_id("R", st.text), used_ids),
@@ -622,8 +683,69 @@ def _extract_statement(
         rule.duration_inclusive = parsed.duration.inclusive
     rule.notes.extend(parsed.problems)
     for note in parsed.problems:
-        out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False))
+        out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False, page=st.page))
     out.rules.append(rule)
+
+
+def _not_a_rule(st: Statement, body: str, params: ParameterTable, out: Extraction,
+                hint: str = "") -> None:
+    """A statement no shape of rule reads: descriptive, with the reason it is one, or, when
+    it looks like a rule (a rule word, and a number in the unit of a parameter it names),
+    listed as needing review: never a silent miss."""
+    reason = _descriptive_reason(body)
+    if reason is None:
+        named = _rule_like(body, params)
+        if named:
+            why = f"looks like a rule on {named}, but no reading accounts for the whole sentence"
+            if hint:
+                why += f" ({hint})"
+            out.problems.append(Problem(st.file, st.line, why, st.text, kind=NEEDS_REVIEW,
+                                        page=st.page))
+            return
+        reason = "no rule word and a reading together" if _DIGIT.search(body) else (
+            "no number to compare with")
+    out.describe(st, reason)
+
+
+def _descriptive_reason(body: str) -> str | None:
+    """Why a statement is positively descriptive, or None when nothing says it is."""
+    if _HISTORY.search(body):
+        return "revision history, not a limit"
+    if _TYPICAL.search(body):
+        return "a typical or nominal value, not a limit"
+    if _DEFINITION.search(body):
+        return "a definition"
+    return None
+
+
+def _rule_like(body: str, params: ParameterTable) -> str:
+    """The parameter a rule-like statement names ("" when it is not rule-like): a rule
+    word, and a number whose unit fits a parameter the text names (with no sensors.toml,
+    any comparison with a number)."""
+    words = _PURPOSE.sub(" ", body)  # "... to avoid a pressure bump": a purpose, no order
+    if not (_RULE_WORDS.search(words) or _RULE_LIKE_EXTRA.search(words)):
+        return ""
+    if not may_hold_number(body):
+        return ""
+    numbers = [t for t in tokenize(body) if t.kind == "num"]
+    if not numbers:
+        return ""
+    if params.infer:
+        return "a reading"  # no sensors.toml: any number may be one
+    from rulec.compiler.model.units import parse_unit, units_compatible
+
+    for name in params.named_in(body):
+        symbol = params.params[name].unit_symbol
+        unit = None
+        if symbol:
+            try:
+                unit = parse_unit(symbol)
+            except ValueError:
+                unit = None
+        for tok in numbers:
+            if tok.unit is None or unit is None or units_compatible(tok.unit, unit):
+                return name
+    return ""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -93,6 +93,25 @@ class ParameterTable:
             return self._infer(phrase)
         return None
 
+    def named_in(self, text: str) -> list[str]:
+        """The parameters whose aliases run, word for word, somewhere in the text (the
+        longest alias at each place; nothing is inferred)."""
+        words = words_of(text)
+        found: list[str] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(self._longest, len(words) - i), 0, -1):
+                place = self._first.get(tuple(words[i:i + n]))
+                if place is not None:
+                    name = self._aliases[place][1]
+                    if name not in found:
+                        found.append(name)
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
+
     def _infer(self, phrase: str) -> tuple[str, str] | None:
         words = [w for w in _WORD.findall(phrase.lower()) if w not in _DETERMINERS]
         words = [w.replace("-", "_") for w in words]
