@@ -102,7 +102,7 @@ class ThresholdConverter:
         """A threshold of ``atom`` in its parameter's unit, exactly (the first unit seen is
         adopted for a parameter that has none yet)."""
         from rulec.compiler.model.units import convert as convert_units
-        from rulec.compiler.model.units import parse_unit, units_compatible
+        from rulec.compiler.model.units import parse_unit, same_quantity, units_compatible
 
         exact = Fraction(value)
         if atom.unit is None:
@@ -112,6 +112,9 @@ class ThresholdConverter:
             self.units[atom.param] = atom.unit
             return exact
         src, dst = parse_unit(atom.unit), parse_unit(target)
+        if not same_quantity(src, dst):
+            raise UnitError(f"{value} {atom.unit} counts something else than {atom.param}, "
+                            f"measured in {target}")
         if src.dimension == dst.dimension:
             return Fraction(convert_units(value, src, dst))
         if units_compatible(src, dst):

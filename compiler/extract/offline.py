@@ -1095,7 +1095,7 @@ def _has_condition_comparison(text: str) -> bool:
 
 def _by_unit(params: ParameterTable) -> Callable[[Unit], tuple[str, str] | None]:
     def resolve(unit: Unit) -> tuple[str, str] | None:
-        return params.resolve_by_unit(unit.dimension)
+        return params.resolve_by_unit(unit)
 
     return resolve
 

@@ -274,7 +274,7 @@ def _ground_param(name: str, chunk_text: str, params: ParameterTable,
     for q in hits:
         unit = q.written_unit
         if unit is not None:
-            only = params.resolve_by_unit(unit.dimension)
+            only = params.resolve_by_unit(unit)
             if only is not None and only[0] == name:
                 return []  # the only parameter measured in this unit's dimension
     return [f"parameter {name!r} is not named in the chunk "

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulec.compiler.model.units import Unit
 
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _DETERMINERS = {
@@ -122,16 +126,17 @@ class ParameterTable:
             self.add(ParameterInfo(name, (" ".join(words).replace("_", " "),), inferred=True))
         return name, " ".join(words)
 
-    def resolve_by_unit(self, dimension: str) -> tuple[str, str] | None:
-        """The only parameter measured in this dimension, if exactly one is."""
-        from rulec.compiler.model.units import parse_unit
+    def resolve_by_unit(self, unit: Unit) -> tuple[str, str] | None:
+        """The only parameter a value in this unit can be compared with, if exactly one
+        is ("8 breaths per minute" is no pump's rpm)."""
+        from rulec.compiler.model.units import parse_unit, same_quantity
 
         hits = []
         for info in self.params.values():
             if info.unit_symbol is None:
                 continue
             try:
-                if parse_unit(info.unit_symbol).dimension == dimension:
+                if same_quantity(unit, parse_unit(info.unit_symbol)):
                     hits.append(info)
             except ValueError:
                 continue

@@ -164,6 +164,8 @@ def _quotient(num: Unit, den: Unit) -> Unit:
         return known
     if num.dimension == den.dimension:
         dimension = "ratio"
+    elif num.symbol == "1" and den.dimension == "time":
+        dimension = "frequency"  # 1/min: so many a minute, of anything counted
     else:
         right = f"({den.dimension})" if "/" in den.dimension else den.dimension
         dimension = _QUOTIENT_DIMENSIONS.get(
@@ -472,6 +474,29 @@ def units_compatible(a: Unit, b: Unit) -> bool:
     noun has dimension ``count``, so "10 units" fits a manifest unit "count" or "points".
     """
     return a.dimension == b.dimension or a.is_plain or b.is_plain
+
+
+def counted_noun(unit: Unit) -> str:
+    """What a rate of counted things counts ("breath" for breaths/min, "rev" for rpm), or
+    "" for a rate of anything (1/min, Hz, count/min) and for every other unit."""
+    if unit.dimension != "frequency":
+        return ""
+    if unit.symbol == "rpm" or unit.symbol.startswith(("rev/", "r/", "revs/")) or (
+            unit.symbol == "rps"):
+        return "rev"
+    if unit.symbol == "bpm" or unit.symbol.startswith("beat"):
+        return "beat"
+    head = unit.symbol.split("/")[0]
+    return head if head in _COUNTED and head not in ("count", "1") else ""
+
+
+def same_quantity(a: Unit, b: Unit) -> bool:
+    """Whether a value in ``a`` can be a reading of a parameter in ``b``: compatible
+    units, and rates that count the same thing (or anything)."""
+    if not units_compatible(a, b):
+        return False
+    na, nb = counted_noun(a), counted_noun(b)
+    return not na or not nb or na == nb
 
 
 def _check(src: Unit, dst: Unit) -> None:

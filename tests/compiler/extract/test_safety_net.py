@@ -141,3 +141,19 @@ def test_compile_counts_each_class_lists_what_needs_review_and_strict_fails_on_i
     rules = tmp_path / "rules.jsonl"
     assert main(["extract", str(folder), "-o", str(rules), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["counts"]["needs review"] == 1
+
+
+def test_a_rate_of_breaths_is_never_read_as_a_pump_speed() -> None:
+    """Both are counts a minute; only a parameter counting the same thing (or anything,
+    as 1/min does) may be taken from the unit."""
+    params = table()
+    found = extract(split_statements(
+        "Call the physician if the patient breathes 8 breaths per minute or lower.\n", "m.txt"),
+        params)
+    assert found.rules == [] and found.problems[0].kind == UNREADABLE
+    params.add(ParameterInfo("respiratory_rate", ("respiratory rate",), "1/min"))
+    found = extract(split_statements(
+        "Call the physician if the patient breathes 8 breaths per minute or lower.\n", "m.txt"),
+        params)
+    (rule,) = found.rules
+    assert rule.condition is not None and rule.condition.param == "respiratory_rate"
