@@ -112,7 +112,7 @@ class ThresholdConverter:
             self.units[atom.param] = atom.unit
             return exact
         src, dst = parse_unit(atom.unit), parse_unit(target)
-        if not same_quantity(src, dst):
+        if units_compatible(src, dst) and not same_quantity(src, dst):
             raise UnitError(f"{value} {atom.unit} counts something else than {atom.param}, "
                             f"measured in {target}")
         if src.dimension == dst.dimension:

@@ -22,8 +22,8 @@ from rulec.compiler.model.units import Unit, match_unit_phrase
 
 _TOKEN = re.compile(
     r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
-    r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,])|\d+)"
-    r"(?:\.\d+)?(?![\w]*\d)(?!-[A-Za-z]))"
+    r"(?:(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,])|\d+)"
+    r"(?:\.\d+)?|(?<=\s)\.\d+)(?![\w]*\d)(?!-[A-Za-z]))"
     r"|(?P<sym>>=|<=|≥|≤|>|<|=|≠)"
     r"|(?P<word>[A-Za-z][A-Za-z0-9'’]*(?:-[A-Za-z0-9]+)*|\d+(?:-[A-Za-z0-9]+)+)"
     r"|(?P<punct>[,;:()\[\]])"
@@ -66,6 +66,10 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("passes",), ">"), (("passed",), ">"),
     (("limited", "to", "a", "maximum", "of"), "<="), (("limited", "to"), "<="),
     (("in", "excess", "of"), ">"),
+    (("equal", "or", "exceed"), ">="), (("equals", "or", "exceeds"), ">="),
+    (("equal", "to", "or", "exceed"), ">="), (("equal", "to", "or", "exceeding"), ">="),
+    (("up", "to", "and", "including"), "<="),
+    (("faster", "than"), ">"), (("slower", "than"), "<"),
     (("greater", "than"), ">"), (("more", "than"), ">"), (("higher", "than"), ">"),
     (("larger", "than"), ">"), (("older", "than"), ">"), (("longer", "than"), ">"),
     (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
@@ -101,6 +105,7 @@ _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("or", "warmer"), ">="), (("or", "hotter"), ">="), (("and", "warmer"), ">="),
     (("or", "colder"), "<="), (("or", "cooler"), "<="), (("and", "colder"), "<="),
     (("or", "smaller"), "<="), (("and", "smaller"), "<="),
+    (("or", "faster"), ">="), (("or", "slower"), "<="),
     # only after zero: "0 % or negative" is at or below zero
     (("or", "negative"), "<="), (("or", "positive"), ">="),
 ]
@@ -389,9 +394,23 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     after = [t for i, t in enumerate(tokens) if i > atoms[-1].last and i not in consumed]
     words = [t.low for t in after]
     for k, word in enumerate(words):
-        if word in joins and content(words[k + 1:k + 4]):
+        if word in joins and content(words[k + 1:k + 4]) and not _noun_coordination(words, k):
             return " ".join(t.text for t in after[k:k + 6])
     return ""
+
+
+_PREPOSITIONS = frozenset({"in", "of", "on", "at", "from", "for", "into", "inside"})
+_NP_DETERMINERS = frozenset({"a", "an", "the", "any", "each", "every"})
+
+
+def _noun_coordination(words: list[str], k: int) -> bool:
+    """Whether the "or"/"and" at ``words[k]`` joins two words of one noun phrase after a
+    preposition ("in a blood or breath specimen"), where it names what is measured and
+    is no second condition."""
+    if k < 3 or words[k - 3] not in _PREPOSITIONS or words[k - 2] not in _NP_DETERMINERS:
+        return False
+    rest = words[k + 1:]
+    return 1 <= len(rest) <= 2 and not any(w in _CONNECTIVES or w in _VERB_GAP for w in rest)
 
 
 def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consumed: set[int],
@@ -893,7 +912,10 @@ _NOT_NOUNS = {"the", "a", "an", "it", "its", "either", "both", "then", "there", 
 def _words_after(tokens: list[Token], last: int) -> str:
     """Up to five plain words right after a comparison's number."""
     words = []
-    for tok in tokens[last + 1:last + 6]:
+    following = tokens[last + 1:last + 7]
+    if following and following[0].low == "of":  # "1.0 % or more of methane"
+        following = following[1:]
+    for tok in following[:5]:
         if tok.kind != "word" or tok.low in _CONNECTIVES or tok.low in _VERB_GAP:
             break
         words.append(tok.text)

@@ -249,7 +249,10 @@ _RULE_LIKE_EXTRA = re.compile(
     r"\b(?:mandatory|required|not to exceed|no\s+(?:\w+\s+){1,6}?(?:shall|may|must|will)\b|"
     r"(?:are|is) not (?:permitted|allowed)|ensure)\b|"
     r"^no\b(?=.*\b(?:permitted|allowed|authori[sz]ed)\b)", re.IGNORECASE)
-_PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b|"
+                          r"^no\s+(?:[\w-]+\s+){1,6}?(?:shall|may|must|will|can)\b|"
+                          r"^no\b[^.;]*\b(?:is|are)\s+(?:permitted|allowed|authori[sz]ed)\b",
+                          re.IGNORECASE)
 # "Engine starts are not permitted at an outside air temperature below -35 °C": what is
 # not permitted comes before its condition, nothing after it.
 _NOT_PERMITTED = re.compile(r"\b(?:not (?:be )?(?:permitted|allowed|permissible)|"
@@ -732,20 +735,30 @@ def _rule_like(body: str, params: ParameterTable) -> str:
         return ""
     if params.infer:
         return "a reading"  # no sensors.toml: any number may be one
-    from rulec.compiler.model.units import parse_unit, units_compatible
+    from rulec.compiler.model.units import units_compatible
 
-    for name in params.named_in(body):
-        symbol = params.params[name].unit_symbol
-        unit = None
-        if symbol:
-            try:
-                unit = parse_unit(symbol)
-            except ValueError:
-                unit = None
+    named = params.named_in(body)
+    for name in named:
+        unit = _unit_of(params, name)
         for tok in numbers:
             if tok.unit is None or unit is None or units_compatible(tok.unit, unit):
                 return name
+    for tok in numbers:  # "mandatory in areas at or above 85 dBA": named by its unit alone
+        if tok.unit is not None and not tok.unit.is_plain:
+            by_unit = params.resolve_by_unit(tok.unit)
+            if by_unit is not None:
+                return by_unit[0]
     return ""
+
+
+def _unit_of(params: ParameterTable, name: str) -> Unit | None:
+    from rulec.compiler.model.units import parse_unit
+
+    symbol = params.params[name].unit_symbol
+    try:
+        return parse_unit(symbol) if symbol else None
+    except ValueError:
+        return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -849,7 +862,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
         return order_unless
     if _ORDER_FIRST.match(body) and _has_condition_comparison(body):
         return "order", body, "", True  # "Report INR results from 4.5 to 5.0 to the clinic"
-    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body)
+    if (_RULE_WORDS.search(body) or _CONSEQUENCE.search(body) or _PROHIBITION.match(body)
             or (";" in body and _SEMICOLON_ORDER.search(body))) and _has_comparison(body):
         return "if_then", body, "", True
     place = _LEADING_PLACE.match(body)

@@ -261,7 +261,8 @@ _unit("bpm", "frequency", Fraction(1, 60), aliases=["beat/min", "beats/min"])
 # --- ratio (base 1)
 _unit("percent", "ratio", Fraction(1, 100),
       aliases=["%", "pct", "%RH", "% RH", "%rh", "RH%", "% LEL", "%LEL", "vol%", "% vol"],
-      names=["percent", "per cent", "percentage"])
+      names=["percent", "per cent", "percentage", "per centum", "volume per centum",
+             "volume percent", "percent by volume", "per cent by volume", "percent volume"])
 _unit("permille", "ratio", Fraction(1, 1000), aliases=["‰"], names=["per mille", "per mil"])
 _unit("ppm", "ratio", Fraction(1, 10**6), names=["parts per million"])
 _unit("ppb", "ratio", Fraction(1, 10**9), names=["parts per billion"])

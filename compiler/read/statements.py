@@ -47,6 +47,9 @@ _ABBREVIATIONS = {
     "e.g", "i.e", "approx", "fig", "vs", "ref", "sect", "para", "dr", "mr", "mrs", "cf",
     "incl", "resp", "vol",
 }
+# Abbreviations that stand before a number: "min. 10 °C", "max. 70 °C", "No. 3".
+_BEFORE_NUMBER = frozenset({"min", "max", "no", "nr", "ca", "nom"})
+_NUMBER_NEXT = re.compile(r"\s+[+\-−]?\.?\d")
 _JOINING_WORDS = {
     "a", "an", "the", "and", "or", "of", "if", "when", "while", "with", "to", "at", "by",
     "for", "in", "on", "is", "are", "be", "than", "between", "from", "unless", "not",
@@ -504,8 +507,13 @@ def _sentence_ends(text: str) -> list[int]:
             stop = begin = match.start()
             while begin > 0 and text[begin - 1] in _WORD_CHARS:
                 begin -= 1
-            if begin < stop and text[begin:stop].lower().rstrip(".") in _ABBREVIATIONS:
+            word = text[begin:stop].lower().rstrip(".")
+            if begin < stop and word in _ABBREVIATIONS:
                 continue
+            # "5 L/min. 3 pumps run": after a number or a "/", "min" is a unit
+            unit = begin > 0 and (text[begin - 1] == "/" or text[:begin].rstrip()[-1:].isdigit())
+            if word in _BEFORE_NUMBER and not unit and _NUMBER_NEXT.match(text, match.end()):
+                continue  # "Oil temperature: min. 10 °C, max. 70 °C.", "No. 3"
         ends.append(match.end())
     return ends
 

@@ -64,9 +64,11 @@ def test_an_example_is_descriptive_with_its_reason() -> None:
 
 
 @pytest.mark.parametrize("sentence", [
-    "No shot shall be fired in an area that contains 1.0 volume per centum or more of methane.",
-    "No exposures in excess of 140 decibels (dB) peak sound pressure level are permitted.",
-    "Never run the pump faster than 1,900 rpm.",
+    "Such protection is also mandatory for all workers in areas at or above 85 dB.",
+    "Hearing protectors shall be made available to all employees exposed to an 8-hour "
+    "time-weighted average of 85 decibels or greater.",
+    "The methane content shall be kept as low as practicable and under no circumstances "
+    "above the values of Table 2.",
 ])
 def test_a_rule_like_sentence_no_shape_reads_needs_review(sentence: str) -> None:
     found = read(sentence)
@@ -117,7 +119,7 @@ def test_compile_counts_each_class_lists_what_needs_review_and_strict_fails_on_i
     folder.mkdir()
     (folder / "m.txt").write_text(
         "If the pump speed exceeds 2,000 rpm, stop the pump.\n\n"
-        "Never run the pump faster than 1,900 rpm.\n\n"
+        "Such protection is also mandatory in areas at or above 1,900 rpm.\n\n"
         "The pump delivers 1,900 rpm at full load.\n", encoding="utf-8")
     (folder / "sensors.toml").write_text(
         '[parameters.pump_speed]\nunit = "rpm"\naliases = ["pump", "pump speed"]\n'
@@ -130,7 +132,7 @@ def test_compile_counts_each_class_lists_what_needs_review_and_strict_fails_on_i
                                  "descriptive": 1, "note": 0}
     (review,) = summary["problems"]
     assert review["kind"] == "needs review" and review["line"] == 3
-    assert review["text"] == "Never run the pump faster than 1,900 rpm."
+    assert review["text"] == "Such protection is also mandatory in areas at or above 1,900 rpm."
     assert summary["descriptive"][0]["reason"] and summary["written"] is True
     assert "1 need(s) review" in captured.err and "needs review: m.txt:3" in captured.err
     strict = tmp_path / "strict.bundle"
