@@ -385,6 +385,10 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     for k, word in enumerate(words):
         # "X becomes frobbier than 5 unless Y ...": with nothing read before `unless`,
         # the exception alone would be the whole condition
+        if word in ("and", "or") and _noun_coordination(
+                words + [t.low for t in tokens[first:first + 2] if t.kind == "word"], k,
+                ending=True):
+            continue  # "Exposure to impulsive or impact noise should not exceed ..."
         if word in joins + ("unless", "except") and content(words[:k]):
             if trailing_action and any(w in _RELATIVE for w in words[:k]):
                 continue  # "The air in every place where persons work or travel shall ..."
@@ -403,14 +407,19 @@ _PREPOSITIONS = frozenset({"in", "of", "on", "at", "from", "for", "into", "insid
 _NP_DETERMINERS = frozenset({"a", "an", "the", "any", "each", "every"})
 
 
-def _noun_coordination(words: list[str], k: int) -> bool:
+def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
     """Whether the "or"/"and" at ``words[k]`` joins two words of one noun phrase after a
-    preposition ("in a blood or breath specimen"), where it names what is measured and
-    is no second condition."""
-    if k < 3 or words[k - 3] not in _PREPOSITIONS or words[k - 2] not in _NP_DETERMINERS:
+    preposition ("in a blood or breath specimen", "exposure to impulsive or impact noise"),
+    where it names what is measured and is no second condition.  ``ending``: the phrase
+    may go on (the words before a comparison)."""
+    if k < 2 or words[k - 2] not in _PREPOSITIONS | _NP_DETERMINERS | {"to"}:
         return False
-    rest = words[k + 1:]
-    return 1 <= len(rest) <= 2 and not any(w in _CONNECTIVES or w in _VERB_GAP for w in rest)
+    if words[k - 2] in _NP_DETERMINERS and (k < 3 or words[k - 3] not in _PREPOSITIONS):
+        return False
+    rest = words[k + 1:k + 3] if ending else words[k + 1:]
+    plain = [w for w in (words[k - 1], *rest) if w not in _CONNECTIVES and w not in _VERB_GAP
+             and w not in _NP_DETERMINERS]
+    return 1 <= len(rest) <= 2 and len(plain) == 1 + len(rest)
 
 
 def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consumed: set[int],
@@ -425,6 +434,12 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
     temperature"), a duration or a count of events in words ("for more than an hour",
     "twice within one hour") are not read either."""
     placed = set(consumed) | _asides(tokens)
+    for atom in atoms:
+        if _order_target(tokens, atom):
+            # "reduce the concentration of methane to less than 1.0 percent": the
+            # quantity of an order, not a condition on a reading
+            return (f"an order's target is not a condition: "
+                    f"{_span(text, tokens, atom.first - 1, atom.last)!r}")
     for n, atom in enumerate(atoms):
         k = atom.first
         floor = atoms[n - 1].last + 1 if n > 0 else 0
@@ -447,6 +462,29 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
         if found and not (pattern is _WORD_DURATION and duration is not None):
             return f"part of the condition is not read: {found.group(0)!r}"
     return ""
+
+
+# Verbs that set a quantity to a value ("reduce ... to less than 1.0 percent"); verbs of a
+# reading ("falls to 37 bar or below", "increases to 2 or more") are not among them.
+_ORDER_VERBS = frozenset({"reduce", "lower", "raise", "bring", "restore", "adjust", "set",
+                          "cut", "throttle", "return", "recover", "decrease", "limit"})
+
+
+def _order_target(tokens: list[Token], atom: FoundAtom) -> bool:
+    """Whether a comparison is what an order sets a quantity to, not a condition: after
+    "to", in a clause led by a verb that sets a quantity, and no prohibition ("Do not
+    reduce the sweep gas flow to less than 0.5 L/min" is a limit)."""
+    if atom.first == 0 or tokens[atom.first - 1].low != "to":
+        return False
+    k = atom.first - 2
+    verb = False
+    while k >= 0 and tokens[k].kind != "punct" and tokens[k].low not in _CONNECTIVES:
+        if tokens[k].low in _ORDER_VERBS:
+            verb = True
+        elif tokens[k].low in ("not", "never", "don't", "avoid"):
+            return False
+        k -= 1
+    return verb
 
 
 def _asides(tokens: list[Token]) -> set[int]:

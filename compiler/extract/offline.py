@@ -242,6 +242,14 @@ _HISTORY = re.compile(
 _TYPICAL = re.compile(r"\b(?:typical(?:ly)?|normally|usually|nominal(?:ly)?|approx\.|"
                       r"approximately|on average|in normal operation)\b", re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:means|is defined as|are defined as|refers to)\b", re.IGNORECASE)
+# An exception or a condition the statement leaves to another paragraph, or to someone's
+# decision: the rule cannot be read from this sentence alone.
+_CROSS_EXCEPTION = re.compile(
+    r"\b(?:except|unless|other than)\s+(?:as\s+)?(?:(?:otherwise\s+)?(?:specified|provided|"
+    r"described|permitted|allowed|authori[sz]ed|approved|required|noted|set forth)\s+"
+    r"(?:in|by|under)\s+(?:paragraph|section|§|subpart|part|appendix|table)|"
+    r"otherwise\s+(?:authori[sz]ed|approved|permitted|specified|provided))|"
+    r"\bother than as described in\b", re.IGNORECASE)
 _PURPOSE = re.compile(r"\b(?:so as |in order )?to (?:avoid|limit|prevent|minimi[sz]e)\b",
                       re.IGNORECASE)
 # Rule words besides those of _RULE_WORDS that make a sentence look like a rule.
@@ -354,7 +362,21 @@ def extract(
     used_ids = set() if used_ids is None else used_ids
     procedure_items = _procedure_blocks(statements)
     list_titles = _list_titles(statements)
+    lead_ins, lead_items = _lead_ins(statements)
     for index, st in enumerate(statements):
+        if index in lead_ins:
+            if _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(st.text, params):
+                out.problems.append(Problem(
+                    st.file, st.line, "its exceptions are the items that follow: the rule "
+                    "is read only with them", st.text, kind=NEEDS_REVIEW, page=st.page))
+            continue  # a lead-in says its rules through its items
+        if index in lead_items:
+            led = _under_lead_in(st, statements[lead_items[index]], params, out)
+            if led is None:
+                continue
+            st = led
+            if st is None:
+                continue
         if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
             continue
         if st.kind == "title" and not _conditional_title(st.text):
@@ -471,6 +493,115 @@ def _procedures(
         if title is not None:
             out.append((title, items))
     return out
+
+
+# ---------------------------------------------------------------- regulatory structure
+
+# A lead-in that its enumerated items complete: "(b) (1) When 1.0 percent or more methane
+# is present in a working place ...—", "No person may operate ... unless—",
+# "(d) (1) The provisions of this paragraph apply if—".
+# A lead-in whose items are its exceptions: "... cannot be higher than 400 feet above
+# ground level, unless the small unmanned aircraft:".
+_EXCEPTION_LEAD = re.compile(r"\b(?:unless|except(?: when| if| that)?|provided that)\b[^.;]{0,80}"
+                             r"(?:[—–]|--|:|\s-)\s*$", re.IGNORECASE)
+# A lead-in that its items complete with a number: "must be no less than:".
+_COMPARISON_LEAD = re.compile(
+    r"\b(?:no|not)\s+(?:less|more|lower|higher|greater|fewer)\s+than$|\bat (?:least|most)$|"
+    r"\b(?:not|never)\s+(?:to\s+)?exceed$|\b(?:less|more|lower|higher|greater|fewer) than$",
+    re.IGNORECASE)
+_LEAD_IN_END = re.compile(r"(?:[—–]|--|:|\s-)\s*$")
+_PAREN_ENUMERATOR = re.compile(r"^\s*\((?P<mark>\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s*")
+_CONDITION_LEAD = re.compile(
+    r"^(?:if|when|whenever|while|where|in case|in the event that|unless|except)\b|"
+    r"\b(?:if|when|unless|except when|whenever|while)\s*(?:[—–]|--|:|\s-)\s*$",
+    re.IGNORECASE)
+
+
+def _marks(text: str) -> list[str]:
+    """The bracketed enumerators a statement starts with: "(b) (1) When" -> ["b", "1"]."""
+    marks: list[str] = []
+    rest = text
+    while (m := _PAREN_ENUMERATOR.match(rest)) is not None:
+        marks.append(m.group("mark"))
+        rest = rest[m.end():]
+    return marks
+
+
+def _mark_kind(mark: str) -> str:
+    if mark.isdigit():
+        return "digit"
+    if mark.isupper():
+        return "upper"
+    if re.fullmatch(r"[ivxl]+", mark) and mark not in ("i", "v", "x", "l") or mark in (
+            "i", "ii", "iii"):
+        return "roman"
+    return "letter"
+
+
+def _lead_ins(statements: list[Statement]) -> tuple[set[int], dict[int, int]]:
+    """(indexes of lead-ins, item index -> its lead-in's index): the bracketed items
+    after a statement ending in a dash or colon, enumerated one level down from it."""
+    lead_ins: set[int] = set()
+    items: dict[int, int] = {}
+    for i, st in enumerate(statements):
+        text = st.text.strip()
+        if not _LEAD_IN_END.search(text) or i + 1 >= len(statements):
+            continue
+        lead = _lead_text(text)
+        if not (_LEADING_CONDITIONAL.match(lead) or _CONDITION_LEAD.search(text)
+                or _EXCEPTION_LEAD.search(text) or _COMPARISON_LEAD.search(lead)):
+            continue  # "Specification:" and the like: a title, read as before
+        own = _marks(text)
+        level = _mark_kind(own[-1]) if own else ""
+        first = _marks(statements[i + 1].text)
+        kind = _mark_kind(first[0]) if first else ""
+        j = i + 1
+        while j < len(statements) and statements[j].file == st.file and kind != level:
+            marks = _marks(statements[j].text)
+            if not marks or len(marks) > 1 or _mark_kind(marks[0]) != kind:
+                break  # the next paragraph of the lead-in's own level, or a new list
+            items[j] = i
+            j += 1
+        if j > i + 1:
+            lead_ins.add(i)
+    return lead_ins, items
+
+
+def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
+                   out: Extraction) -> Statement | None:
+    """The item as its lead-in completes it: "When C—" + "(ii) A" reads "When C, A", with
+    the item's own provenance; None when the lead-in makes it a condition of something
+    said elsewhere (listed for review when it looks like a rule, else descriptive)."""
+    lead = _lead_text(lead_in.text)
+    body = _clean(item.text)
+    while _PAREN_ENUMERATOR.match(body):
+        body = _PAREN_ENUMERATOR.sub("", body, count=1)
+    body = re.sub(r"[;,]?\s*(?:and|or)?\s*$", "", body.rstrip(" .;")).strip()
+    if _COMPARISON_LEAD.search(lead):
+        # "must be no less than:" + "(1) 500 feet below the cloud; and": each item a limit
+        return replace(item, parse_text=f"{lead} {body}.")
+    if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
+        joined = f"{lead}, {body[:1].lower()}{body[1:]}."
+        return replace(item, parse_text=joined)
+    if _CONDITION_LEAD.search(lead_in.text.strip()) or _EXCEPTION_LEAD.search(lead_in.text.strip()):
+        # "The provisions of this paragraph apply if—" / "No person may operate ... unless—":
+        # each item is one condition of a rule the items only make together
+        if _rule_like(body, params):
+            out.problems.append(Problem(
+                item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
+                "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
+        else:
+            out.describe(item, "a condition of its lead-in, not a rule of its own")
+        return None
+    return item
+
+
+def _lead_text(text: str) -> str:
+    """A lead-in's words: its enumerators and its closing dash or colon taken off."""
+    lead = _clean(text)
+    while _PAREN_ENUMERATOR.match(lead):
+        lead = _PAREN_ENUMERATOR.sub("", lead, count=1)
+    return _LEAD_IN_END.sub("", _ENUMERATOR.sub("", lead)).strip()
 
 
 def _names_something(st: Statement) -> bool:
@@ -684,6 +815,12 @@ def _extract_statement(
     if parsed.duration is not None:
         rule.duration_s = parsed.duration.seconds
         rule.duration_inclusive = parsed.duration.inclusive
+    exception = _CROSS_EXCEPTION.search(body)
+    if exception:
+        out.problems.append(Problem(
+            st.file, st.line, f"an exception stated elsewhere ({exception.group(0)!r}): the rule "
+            "is read only with that text", st.text, kind=NEEDS_REVIEW, page=st.page))
+        return
     rule.notes.extend(parsed.problems)
     for note in parsed.problems:
         out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False, page=st.page))
@@ -743,11 +880,14 @@ def _rule_like(body: str, params: ParameterTable) -> str:
         for tok in numbers:
             if tok.unit is None or unit is None or units_compatible(tok.unit, unit):
                 return name
+    from rulec.compiler.model.units import same_quantity
+
     for tok in numbers:  # "mandatory in areas at or above 85 dBA": named by its unit alone
         if tok.unit is not None and not tok.unit.is_plain:
-            by_unit = params.resolve_by_unit(tok.unit)
-            if by_unit is not None:
-                return by_unit[0]
+            for name in params.params:
+                unit = _unit_of(params, name)
+                if unit is not None and same_quantity(tok.unit, unit):
+                    return name
     return ""
 
 

@@ -278,6 +278,8 @@ _unit("L", "volume", Fraction(1, 1000), aliases=["l", "ℓ"], names=_s("litre", 
 _unit("m³", "volume", 1, aliases=["m3"], names=_s("cubic metre", "cubic meter"))
 _unit("cm³", "volume", Fraction(1, 10**6), aliases=["cm3", "cc"], names=_s("cubic centimetre"))
 _unit("gal", "volume", Fraction("0.003785411784"), names=_s("gallon", "US gallon"))
+_unit("ft³", "volume", Fraction("0.3048") ** 3, aliases=["ft3", "cu ft", "cu. ft."],
+      names=("cubic foot", "cubic feet"))
 _unit("mol", "amount", 1, names=_s("mole"), prefixes="mµn")
 _unit("N", "force", 1, names=_s("newton"), prefixes="kM")
 _unit("lbf", "force", Fraction("0.45359237") * Fraction("9.80665"), names=_s("pound-force"))
@@ -321,6 +323,7 @@ _L_MIN = _quotient(_UNITS["L"], _UNITS["min"])
 _alias(_L_MIN, "lpm", "LPM", "l/min")
 _alias(_quotient(_UNITS["gal"], _UNITS["min"]), "gpm", "GPM")
 _alias(_quotient(_UNITS["ft"], _UNITS["min"]), "fpm")
+_alias(_quotient(_UNITS["ft³"], _UNITS["min"]), "cfm", "CFM", names=["cubic feet per minute"])
 _alias(_quotient(_UNITS["gal"], _UNITS["h"]), "gph")
 _alias(_quotient(_UNITS["lb"], _UNITS["h"]), "pph", "lb/hr", "lbs/hr")
 

@@ -30,6 +30,9 @@ _DEFINITION = re.compile(r"^\s*:\s+(\S.*)$")
 _NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
 _STEP = re.compile(r"^(\s*)(step\s+(\d{1,3})\s*[:.)-])\s*(.*)$", re.IGNORECASE)
 _LETTERED = re.compile(r"^(\s*)([a-z])\)\s+(.*)$")
+# A paragraph of a regulation: "(a) The groundspeed ... may not exceed 87 knots", "(1) ...",
+# "(ii) ...", "(b)  (1) When ..."; the enumerator stays in the text (it is the citation).
+_PARENTHESIZED = re.compile(r"^(\s*)\((\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s+(?=\S)")
 _NUMBERED_HEADING = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
@@ -38,7 +41,7 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 # gas pressure 8 psig or lower -> ..." (cause lists, cause-and-effect charts).  The tag
 # stays in the text: it may be the entry's identifier.
 _TAG_ITEM = re.compile(r"^(\s*)([A-Z]{1,5}(?:-[A-Z]{1,5}){0,2}-?\d{1,5}[A-Z]?)(?:\s{2,}|\t+)(?=\S)")
-_ITEM_START = re.compile(rf"\s*(?:[{_BULLET_MARKS}\dA-Z]|[a-z]\)|(?i:s))")
+_ITEM_START = re.compile(rf"\s*(?:[{_BULLET_MARKS}\dA-Z(]|[a-z]\)|(?i:s))")
 _MARKUP = re.compile(r"[*_`]+")
 _SENTENCE_BREAK = re.compile(r"[.!?]+[\"')\]]*(?=\s+[\"'(\[]?[A-Z0-9])")
 _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.")
@@ -298,9 +301,14 @@ def _split_lines(
             joined = " ".join(part.text.strip() for part in item_lines)
             if not joined:  # a marker alone ("Step 4:" before another list): says nothing
                 continue
-            out.append(
-                Statement(file, lineno, joined, "item", section, marker.strip(), number, block)
-            )
+            if marker.startswith("("):
+                # A paragraph of a regulation holds several sentences and paragraphs:
+                # "(5) Audiometer calibration. (i) The functional operation ... shall ..."
+                out.extend(_regulation_paragraph(item_lines, file, section, block))
+            else:
+                out.append(
+                    Statement(file, lineno, joined, "item", section, marker.strip(), number,
+                              block))
             prev_was_item = True
             continue
         numbered_heading = _NUMBERED_HEADING.match(raw)
@@ -378,6 +386,9 @@ def _match_item(raw: str) -> tuple[str, str, int | None, str] | None:
     tagged = _TAG_ITEM.match(raw)
     if tagged:
         return tagged.group(1), "", None, raw.strip()
+    paragraph = _PARENTHESIZED.match(raw)
+    if paragraph:
+        return paragraph.group(1), f"({paragraph.group(2)})", None, raw.strip()
     return None
 
 
@@ -472,6 +483,40 @@ def _is_numbered_heading(text: str) -> bool:
 def strip_markup(text: str) -> str:
     """The text without markdown emphasis and code marks."""
     return _MARKUP.sub("", text).strip()
+
+
+_PARAGRAPH_BREAK = re.compile(r"(?<=[.;:—])\s+(?=\((?:\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s)")
+
+
+def _regulation_paragraph(lines: list[_Line], file: str, section: str, block: int
+                          ) -> list[Statement]:
+    """A bracketed paragraph as its sentences and inner paragraphs, each an item with its
+    own enumerator ("(d) Monitoring. (1) When ..." -> "(d) Monitoring.", "(1) When ...")."""
+    out: list[Statement] = []
+    for sentence in _sentences(lines, file, section):
+        text = sentence.text
+        cuts = [0, *(m.start() + len(m.group(0)) for m in _PARAGRAPH_BREAK.finditer(text)),
+                len(text)]
+        for begin, end in zip(cuts, cuts[1:], strict=False):
+            piece = text[begin:end].strip()
+            if not piece:
+                continue
+            mark = _PARENTHESIZED.match(piece)
+            kind = "title" if piece.endswith((":", "—")) else ("item" if mark else "sentence")
+            line = sentence.line if begin == 0 else _line_of(lines, sentence, text, begin)
+            out.append(Statement(file, line, piece, kind, section,
+                                 f"({mark.group(2)})" if mark else "", None, block))
+    return out
+
+
+def _line_of(lines: list[_Line], sentence: Statement, text: str, offset: int) -> int:
+    """The line a piece of a sentence starts on: the line holding its first words."""
+    words = text[offset:offset + 30].split()
+    probe = " ".join(words[:3])
+    for part in lines:
+        if part.number >= sentence.line and probe and probe in part.text:
+            return part.number
+    return sentence.line
 
 
 def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
