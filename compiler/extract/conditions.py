@@ -200,6 +200,7 @@ class ParsedCondition:
     violation: bool = False  # context comparisons and a violated requirement, already negated
     end: int = 0  # character offset where the last comparison ends
     start: int = 0  # character offset where the first parameter phrase starts
+    comparison_start: int = 0  # character offset where the first comparison starts
     problems: list[str] = field(default_factory=list)
 
 
@@ -337,6 +338,7 @@ def parse_condition(
         violation=violation,
         end=tokens[atoms[-1].last].end,
         start=tokens[first_phrase_tok].start if first_phrase_tok < len(tokens) else 0,
+        comparison_start=tokens[atoms[0].first].start,
         problems=problems,
     )
 
@@ -433,7 +435,8 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
     operation".  A threshold said relative to another quantity ("5 K above the ambient
     temperature"), a duration or a count of events in words ("for more than an hour",
     "twice within one hour") are not read either."""
-    placed = set(consumed) | _asides(tokens)
+    asides = _asides(tokens)
+    placed = set(consumed) | asides
     for atom in atoms:
         if _order_target(tokens, atom):
             # "reduce the concentration of methane to less than 1.0 percent": the
@@ -454,6 +457,11 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
                     f"{_span(text, tokens, atom.first, atom.last + 3)!r}")
     end = atoms[-1].last if trailing_action else len(tokens) - 1
     for i in range(end + 1):
+        if tokens[i].low == "until" and i not in asides:
+            # "must not simulate failure of an engine until attaining ... at least 400 feet":
+            # in force while the condition is not yet met, the opposite of "if"
+            until = _span(text, tokens, i, i + 6)
+            return f"a rule in force until a condition holds is not read: {until!r}"
         if tokens[i].kind == "num" and i not in placed and not _names_a_thing(tokens, i):
             return f"a number in the condition has no role: {_span(text, tokens, i - 2, i + 3)!r}"
     condition_text = text[:tokens[end].end] if tokens else text
@@ -470,10 +478,19 @@ _ORDER_VERBS = frozenset({"reduce", "lower", "raise", "bring", "restore", "adjus
                           "cut", "throttle", "return", "recover", "decrease", "limit"})
 
 
+_HOLD_VERBS = frozenset({"keep", "maintain", "hold", "bring", "reduce", "lower", "raise"})
+
+
 def _order_target(tokens: list[Token], atom: FoundAtom) -> bool:
     """Whether a comparison is what an order sets a quantity to, not a condition: after
     "to", in a clause led by a verb that sets a quantity, and no prohibition ("Do not
     reduce the sweep gas flow to less than 0.5 L/min" is a limit)."""
+    k = atom.first - 1
+    while k > 0 and tokens[k].kind != "punct" and tokens[k].low not in _CONNECTIVES:
+        # "sufficient to keep the concentration of flammable materials below 10 percent"
+        if tokens[k - 1].low == "to" and tokens[k].low in _ORDER_VERBS | _HOLD_VERBS:
+            return not any(t.low in ("not", "never") for t in tokens[max(k - 4, 0):k])
+        k -= 1
     if atom.first == 0 or tokens[atom.first - 1].low != "to":
         return False
     k = atom.first - 2
@@ -926,7 +943,10 @@ def _name_atoms(
             lower = atoms[n - 1].last + 1 if n > 0 else 0
             wide = " ".join(t.text for t in tokens[lower:start + len(words)] if t.kind == "word")
             resolved = resolve(wide) if wide != atom.phrase else None
-        if resolved is None and resolve_by_unit is not None and atom.unit is not None:
+        if (resolved is None and resolve_by_unit is not None and atom.unit is not None
+                and not _names_a_quantity(atom.phrase)):
+            # "Do not operate the pump above 3,000 rpm": the one parameter in rpm; but "at a
+            # distance of 5 feet" names a quantity of its own, which no parameter is
             resolved = resolve_by_unit(atom.unit)
             if resolved is not None:
                 problems.append(
@@ -937,6 +957,20 @@ def _name_atoms(
             problems.append(f"no parameter matches {atom.phrase or '(nothing)'!r}")
             continue
         atom.param, atom.label = resolved
+
+
+_QUANTITY_NOUNS = frozenset({
+    "distance", "depth", "height", "width", "length", "altitude", "elevation", "radius",
+    "temperature", "pressure", "level", "speed", "velocity", "rate", "concentration",
+    "flow", "voltage", "current", "time", "duration", "period", "weight", "mass", "load",
+    "volume", "power", "frequency", "thickness", "diameter", "humidity", "dose", "force",
+    "torque", "density", "range", "visibility", "content", "amount", "quantity"})
+
+
+def _names_a_quantity(phrase: str) -> bool:
+    """Whether a phrase names a measured quantity ("at a distance of"), so that a value in
+    a unit is that quantity, not whichever parameter shares the unit."""
+    return any(w.lower().rstrip("s") in _QUANTITY_NOUNS for w in phrase.split())
 
 
 def _has_noun(phrase: str) -> bool:

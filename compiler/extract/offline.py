@@ -250,6 +250,7 @@ _CROSS_EXCEPTION = re.compile(
     r"(?:in|by|under)\s+(?:paragraph|section|§|subpart|part|appendix|table)|"
     r"otherwise\s+(?:authori[sz]ed|approved|permitted|specified|provided))|"
     r"\bother than as described in\b", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:shall|must|should|may|will)\b", re.IGNORECASE)
 _PURPOSE = re.compile(r"\b(?:so as |in order )?to (?:avoid|limit|prevent|minimi[sz]e)\b",
                       re.IGNORECASE)
 # Rule words besides those of _RULE_WORDS that make a sentence look like a rule.
@@ -791,6 +792,16 @@ def _extract_statement(
         else:
             _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order")
             return
+    modal = _MODAL.search(cond_text) if subject_mode and kind == "if_then" else None
+    if modal and modal.start() < parsed.comparison_start and not parsed.requirement and not (
+            _NEGATION.search(cond_text[:parsed.comparison_start])):
+        # "All active workings shall be ventilated by a current of air containing not less
+        # than 19.5 volume per centum of oxygen": after its rule word, a comparison may say
+        # what must hold as well as when the rule applies
+        out.problems.append(Problem(
+            st.file, st.line, "a comparison after the rule word: what must hold, or when the "
+            "rule applies, is not said", st.text, kind=NEEDS_REVIEW, page=st.page))
+        return
     if parsed.requirement:
         condition = Not(condition)
         kind, action = "constraint", body

@@ -716,7 +716,9 @@ def _atom_re(first: str) -> re.Pattern[str] | None:
 
 _LEAD_RE = re.compile(r"[^\S\n]*(?:\n[^\S\n]*)?")
 _HYPHEN_RE = re.compile(r"[-\u2010\u2011](?=[^\W\d_])")
-_PER_RE = re.compile(r"[^\S\n]*/[^\S\n]*|\s+(?i:per)\s+")
+# "cubic feet per minute", "ft/min", "cubic feet a minute"
+_PER_RE = re.compile(r"[^\S\n]*/[^\S\n]*|\s+(?i:per)\s+|"
+                     r"\s+(?i:an?)\s+(?=(?i:s|sec|second|min|minute|h|hr|hour|day)s?\b)")
 _BARE_PER_RE = re.compile(r"/[^\S\n]*|(?i:per)\s+")
 _CURRENCY_PREFIX_RE = re.compile(r"(US\$|C\$|A\$|[€$£¥₹]|(?:EUR|USD|GBP|CHF|JPY)(?=[\s\d]))\s*")
 
