@@ -370,7 +370,7 @@ def extract(
                 out.problems.append(Problem(
                     st.file, st.line, "its exceptions are the items that follow: the rule "
                     "is read only with them", st.text, kind=NEEDS_REVIEW, page=st.page))
-            continue  # a lead-in says its rules through its items
+            continue  # judged once its items are read (below)
         if index in lead_items:
             led = _under_lead_in(st, statements[lead_items[index]], params, out)
             if led is None:
@@ -385,6 +385,8 @@ def extract(
         following = _following_step(statements, index)
         for part in _compound_parts(st, params, used_ids):
             _extract_statement(part, params, out, used_ids, list_titles.get(index), following)
+    for index in sorted(lead_ins):
+        _judge_lead_in(statements, index, lead_items, params, out)
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -508,6 +510,7 @@ _EXCEPTION_LEAD = re.compile(r"\b(?:unless|except(?: when| if| that)?|provided t
 # A lead-in that its items complete with a number: "must be no less than:".
 _COMPARISON_LEAD = re.compile(
     r"\b(?:no|not)\s+(?:less|more|lower|higher|greater|fewer)\s+than$|\bat (?:least|most)$|"
+    r"\bin excess of$|\bexceed(?:s|ing)?$|"
     r"\b(?:not|never)\s+(?:to\s+)?exceed$|\b(?:less|more|lower|higher|greater|fewer) than$",
     re.IGNORECASE)
 _LEAD_IN_END = re.compile(r"(?:[—–]|--|:|\s-)\s*$")
@@ -584,10 +587,16 @@ def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
     if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
         joined = f"{lead}, {body[:1].lower()}{body[1:]}."
         return replace(item, parse_text=joined)
-    if _CONDITION_LEAD.search(lead_in.text.strip()) or _EXCEPTION_LEAD.search(lead_in.text.strip()):
+    lead_text = lead_in.text.strip()
+    if _PROHIBITION.match(lead) and not (
+            _CONDITION_LEAD.search(lead_text) or _EXCEPTION_LEAD.search(lead_text)):
+        # "No person may act ... as a crewmember of a civil aircraft—" + "(4) While having
+        # an alcohol concentration of 0.04 or greater ...": each item one prohibition
+        return replace(item, parse_text=f"{lead} {body[:1].lower()}{body[1:]}.")
+    if _CONDITION_LEAD.search(lead_text) or _EXCEPTION_LEAD.search(lead_text):
         # "The provisions of this paragraph apply if—" / "No person may operate ... unless—":
         # each item is one condition of a rule the items only make together
-        if _rule_like(body, params):
+        if _rule_like(body, params) or _rule_like(lead, params):
             out.problems.append(Problem(
                 item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
                 "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
@@ -595,6 +604,23 @@ def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
             out.describe(item, "a condition of its lead-in, not a rule of its own")
         return None
     return item
+
+
+def _judge_lead_in(statements: list[Statement], index: int, lead_items: dict[int, int],
+                   params: ParameterTable, out: Extraction) -> None:
+    """A lead-in whose items made rules is descriptive (they carry them); one whose items
+    made none, and that looks like a rule, is listed for review, never dropped."""
+    st = statements[index]
+    if _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(st.text, params):
+        return  # listed already, with its exceptions
+    lines = {(statements[i].file, statements[i].line) for i, lead in lead_items.items()
+             if lead == index}
+    made = any((r.source.get("file"), r.source.get("line")) in lines for r in out.rules)
+    if not made and _rule_like(_clean(st.text), params):
+        out.problems.append(Problem(st.file, st.line, "a lead-in whose items say no rule that "
+                                    "could be read", st.text, kind=NEEDS_REVIEW, page=st.page))
+    else:
+        out.describe(st, "a lead-in: the items that follow say its rules")
 
 
 def _lead_text(text: str) -> str:

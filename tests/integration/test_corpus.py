@@ -1,16 +1,18 @@
 """The shared corpus check (``../shared/tools/corpus_check.py``) against the real CLI.
 
-Each corpus check runs every query as a fresh `rulec` process, so the checks are
-started together, in the background, when the first of these tests runs; each test
-then waits for its own.  Under ``RULEC_PUREPYTHON=1`` (the second pass of ``make
-test``) only the dev corpus runs: the larger corpora check the extractor, which the
-backend does not change, and the backends' answers are compared state by state in
-``test_box_index.py``, ``test_logic.py`` and ``test_fault_matrix_determinism.py``.
+The dev corpus and the examples run as the contract says: every query a fresh `rulec`
+process, started in the background when the first of these tests runs.  The larger
+corpora (held-out style, 2,171 cases; real documents) run the same checker in this
+process, with its command runner pointed at the same CLI entry point (``rulec.compiler.
+cli.main``): the same compile, query and replay code and the same matching, without a
+process per query.  Under ``RULEC_PUREPYTHON=1`` (the second pass of ``make test``) only
+the dev corpus runs: the larger corpora check the extractor, which the backend does not
+change, and the backends' answers are compared state by state in ``test_box_index.py``,
+``test_logic.py`` and ``test_fault_matrix_determinism.py``.
 
-The held-out corpus (1,500 queries) is the long pole, so it runs as two checks over
-alternate cases (``--only``), one per core once the rest of the suite is done.  The
-checks run with one OpenBLAS thread: a query process does no linear algebra, and the
-threads numpy starts at import cost more CPU than the query itself.
+The real-document corpus (``tests/corpora/real``) is not yet read in full: its test holds
+what matters most, no rule firing where the text says it must not, and that no case
+that passes now ever fails (the floor below only moves up).
 """
 
 from __future__ import annotations
@@ -34,11 +36,15 @@ CHECK = SHARED / "tools" / "corpus_check.py"
 CORPORA = {
     "dev": SHARED / "corpus" / "dev",
     "examples": REPO / "examples" / "manuals",
+}
+IN_PROCESS = {
     "heldout": REPO / "tests" / "corpora" / "heldout",
+    "real": REPO / "tests" / "corpora" / "real",
 }
 RULEC = f"{shlex.quote(sys.executable)} -m rulec.compiler.cli"
 TIMEOUT_S = 600
-SPLIT = {"heldout": 2}  # checks run side by side on alternate cases
+SPLIT: dict[str, int] = {}  # checks run side by side on alternate cases
+REAL_FLOOR = 131  # real-document cases passing now: raise it as the extractor improves
 
 
 def case_ids(folder: Path) -> list[str]:
@@ -111,5 +117,57 @@ def test_examples_corpus(corpus_runs: dict[str, list[subprocess.Popen[str]]]):
     check(corpus_runs, "examples")
 
 
-def test_heldout_corpus(corpus_runs: dict[str, list[subprocess.Popen[str]]]):
-    check(corpus_runs, "heldout")
+def run_in_process(folder: Path) -> tuple[int, list[str]]:
+    """corpus_check.py on a corpus with `rulec` run in this process: (passed, output)."""
+    import contextlib
+    import importlib.util
+    import io
+
+    from rulec.compiler.cli import main as rulec_main
+
+    spec = importlib.util.spec_from_file_location("corpus_check", CHECK)
+    assert spec is not None and spec.loader is not None
+    checker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(checker)
+
+    def run(cmd: list[str], timeout: int = 120) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = rulec_main(cmd[1:])
+        return status, out.getvalue(), err.getvalue()
+
+    checker.run = run
+    printed = io.StringIO()
+    argv = sys.argv
+    sys.argv = [str(CHECK), str(folder), "--rulec", "rulec"]
+    try:
+        with contextlib.redirect_stdout(printed), pytest.raises(SystemExit):
+            checker.main()
+    finally:
+        sys.argv = argv
+    lines = printed.getvalue().strip().splitlines()
+    match = re.fullmatch(r"(\d+) passed, (\d+) failed", lines[-1].strip())
+    assert match, f"unexpected last line {lines[-1]!r}"
+    return int(match.group(1)), lines
+
+
+def in_process(name: str) -> tuple[int, list[str]]:
+    if os.environ.get("RULEC_PUREPYTHON") == "1":
+        pytest.skip(f"{name} corpus: run in the native pass only (see the module docstring)")
+    if not CHECK.is_file():
+        pytest.skip("../shared not found: corpus check skipped")
+    return run_in_process(IN_PROCESS[name])
+
+
+def test_heldout_corpus():
+    passed, lines = in_process("heldout")
+    tail = "\n".join(lines[-40:])
+    assert passed == len(case_ids(IN_PROCESS["heldout"])) > 0, tail
+
+
+def test_real_documents_fire_no_rule_the_text_forbids_and_keep_what_passes():
+    passed, lines = in_process("real")
+    extra = [line for line in lines if line.startswith("FAIL") and "extra" in line]
+    assert extra == [], "\n".join(extra)
+    assert not [line for line in lines if line.startswith("COMPILE FAIL")]
+    assert passed >= REAL_FLOOR, "\n".join(lines[-40:])
