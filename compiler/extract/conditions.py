@@ -134,6 +134,7 @@ _VERB_GAP = {
     "kept", "keep", "maintained", "held", "falls", "fall", "drops", "drop", "rises", "rise",
     "goes", "go", "gets", "get", "climbs", "climb", "reads", "read", "measures", "measured",
     "increases", "increase", "decreases", "decrease", "has", "have", "does", "do", "did",
+    "measure",
     "reduced", "lowered", "decreased", "raised", "increased", "contain", "contains",
     "not", "never", "must", "shall", "should", "will", "would", "may", "can", "cannot",
     "to", "need", "needs", "required", "continuously", "still", "ever", "always", "of",

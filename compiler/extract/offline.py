@@ -44,8 +44,8 @@ _MID_CONDITIONAL = re.compile(
 # Where an order applies, said before it without a number: "In the incident section, ...".
 _LEADING_PLACE = re.compile(r"^(?:in|at|on|inside|within)\s+(?:the|an?|each|every|any)\s+"
                             r"[^,\d]{1,50},\s+", re.IGNORECASE)
-_PHASE_ASIDE = re.compile(r"^,\s*(?:during|in|at|throughout|within|while in|on)\s+[^,\d]{1,60},\s*",
-                          re.IGNORECASE)
+_PHASE_ASIDE = re.compile(r"^,\s*(?:(?:during|in|at|throughout|within|while in|on)\s+[^,\d]{1,60}|"
+                          r"when (?:tested|measured|sampled|checked|read)),\s*", re.IGNORECASE)
 # The fields of a cause-and-effect entry, by what each says.
 _FIELD = re.compile(r"(?:^|(?<=\s))(?P<name>causes?|initiating (?:causes?|events?)|initiators?|"
                     r"triggers?|effects?|actions?|responses?|resets?|notes?|remarks?|"
@@ -250,6 +250,11 @@ _CROSS_EXCEPTION = re.compile(
     r"(?:in|by|under)\s+(?:paragraph|section|§|subpart|part|appendix|table)|"
     r"otherwise\s+(?:authori[sz]ed|approved|permitted|specified|provided))|"
     r"\bother than as described in\b", re.IGNORECASE)
+# Who or what a comparison after the rule word is said of: "shall notify each employee
+# exposed at or above ...", "for all employees whose noise exposures equal or exceed ...":
+# the comparison says when the order applies.
+_WHO_IS = re.compile(r"\b(?:exposed(?: to)?|subjected to|whose|who (?:is|are|has|have))\b"
+                     r"[^,;:]{0,80}$", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:shall|must|should|may|will)\b", re.IGNORECASE)
 _PURPOSE = re.compile(r"\b(?:so as |in order )?to (?:avoid|limit|prevent|minimi[sz]e)\b",
                       re.IGNORECASE)
@@ -819,8 +824,9 @@ def _extract_statement(
             _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order")
             return
     modal = _MODAL.search(cond_text) if subject_mode and kind == "if_then" else None
+    before = cond_text[:parsed.comparison_start]
     if modal and modal.start() < parsed.comparison_start and not parsed.requirement and not (
-            _NEGATION.search(cond_text[:parsed.comparison_start])):
+            _NEGATION.search(before)) and not _WHO_IS.search(before):
         # "All active workings shall be ventilated by a current of air containing not less
         # than 19.5 volume per centum of oxygen": after its rule word, a comparison may say
         # what must hold as well as when the rule applies
