@@ -20,14 +20,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("compile", help="manuals (folders, .txt, .md, rules .jsonl) -> bundle",
                        description="Compile manuals into a bundle.  A folder may hold a "
                        "sensors.toml that applies to its documents.")
-    p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
-    p.add_argument("-o", "--output", required=True, type=Path, metavar="BUNDLE")
-    p.add_argument("--strict", action="store_true",
-                   help="fail (exit 3) when any statement that looks like a rule is unreadable "
-                   "or needs review")
+    _sources_and_output(p, "BUNDLE")
     p.add_argument("-q", "--quiet", action="store_true", help="print no summary")
-    p.add_argument("--json", action="store_true",
-                   help="print what became of every statement as one JSON object on stdout")
     p.add_argument("--kb", type=Path, metavar="PATH",
                    help="where to write the provenance knowledge base (SQLite; default "
                    "BUNDLE.kb.sqlite beside the bundle)")
@@ -40,16 +34,20 @@ def register(sub: Any) -> None:
     p = sub.add_parser("extract", help="manuals -> reviewable rule objects (JSON lines)",
                        description="Write the rule objects as JSON lines with provenance; "
                        "edit them and give the file back to `rulec compile`.")
+    _sources_and_output(p, "RULES.jsonl")
+    add_llm_arguments(p)
+    p.set_defaults(run=run_extract)
+
+
+def _sources_and_output(p: argparse.ArgumentParser, output: str) -> None:
+    """The options compile and extract share: what to read, where to write, how to judge."""
     p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
-    p.add_argument("-o", "--output", required=True, type=Path, metavar="RULES.jsonl")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar=output)
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 3) when any statement that looks like a rule is unreadable "
                    "or needs review")
     p.add_argument("--json", action="store_true",
                    help="print what became of every statement as one JSON object on stdout")
-    add_llm_arguments(p)
-    p.set_defaults(run=run_extract)
-
 
 
 def run_compile(args: argparse.Namespace) -> int:
