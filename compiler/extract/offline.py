@@ -611,6 +611,15 @@ def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
     return item
 
 
+def _order_for_whom(cond_text: str, parsed: ParsedCondition) -> bool:
+    """Whether a rule word comes before the comparison and the comparison is said of whom
+    or what the order concerns ("shall train each employee who is exposed to noise at or
+    above ...", "shall make hearing protectors available to all employees exposed to ...")."""
+    before = cond_text[:parsed.comparison_start]
+    return bool(_MODAL.search(before) and _WHO_IS.search(before)
+                and not _NEGATION.search(before))
+
+
 def _judge_lead_in(statements: list[Statement], index: int, lead_items: dict[int, int],
                    params: ParameterTable, out: Extraction) -> None:
     """A lead-in whose items made rules is descriptive (they carry them); one whose items
@@ -820,6 +829,11 @@ def _extract_statement(
             kind, action = "if_then", body
         elif _predicate_then_order(cond_text, parsed):
             kind, action = "if_then", _ordered_action(action)
+        elif _order_for_whom(cond_text, parsed):
+            # "The employer shall notify each employee exposed at or above an 8-hour
+            # time-weighted average of 85 decibels of the results": the order, for whoever
+            # the comparison holds of
+            kind, action = "if_then", body
         else:
             _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order")
             return
