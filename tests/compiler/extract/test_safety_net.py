@@ -65,8 +65,8 @@ def test_an_example_is_descriptive_with_its_reason() -> None:
 
 @pytest.mark.parametrize("sentence", [
     "Such protection is also mandatory for all workers in areas at or above 85 dB.",
-    "Hearing protectors shall be made available to all employees exposed to an 8-hour "
-    "time-weighted average of 85 decibels or greater.",
+    "Guards shall be made available to all workers near machines that turn at 1,900 rpm or "
+    "more.",
     "The methane content shall be kept as low as practicable and under no circumstances "
     "above the values of Table 2.",
 ])
@@ -159,3 +159,12 @@ def test_a_rate_of_breaths_is_never_read_as_a_pump_speed() -> None:
         params)
     (rule,) = found.rules
     assert rule.condition is not None and rule.condition.param == "respiratory_rate"
+
+
+def test_an_order_for_whoever_a_comparison_holds_of_is_a_rule_on_that_reading() -> None:
+    """29 CFR 1910.95(i)(1): the order comes first, its condition in its object."""
+    found = read("Hearing protectors shall be made available to all employees exposed to an "
+                 "average sound level of 85 decibels or greater.")
+    (rule,) = found.rules
+    assert rule.condition is not None and rule.condition.param == "sound_level"
+    assert rule.condition.op == ">=" and float(rule.condition.value) == 85
