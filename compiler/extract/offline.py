@@ -518,6 +518,12 @@ _COMPARISON_LEAD = re.compile(
     r"\bin excess of$|\bexceed(?:s|ing)?$|"
     r"\b(?:not|never)\s+(?:to\s+)?exceed$|\b(?:less|more|lower|higher|greater|fewer) than$",
     re.IGNORECASE)
+# A lead-in over a list of upper limits, and one entry of it ("Carbon monoxide (CO)—2.5
+# percent").
+_LIMIT_LIST_LEAD = re.compile(
+    r"\b(?:in excess of|exceed|above|more than)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:listed below|below|following|as follows)$", re.IGNORECASE)
+_LIMIT_ENTRY = re.compile(r"^(?P<name>[^—–:;]{2,60}?)\s*[—–:]\s*(?P<value>[+\-−]?\.?\d[^;]*)$")
 _LEAD_IN_END = re.compile(r"(?:[—–]|--|:|\s-)\s*$")
 _PAREN_ENUMERATOR = re.compile(r"^\s*\((?P<mark>\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s*")
 _CONDITION_LEAD = re.compile(
@@ -558,7 +564,8 @@ def _lead_ins(statements: list[Statement]) -> tuple[set[int], dict[int, int]]:
             continue
         lead = _lead_text(text)
         if not (_LEADING_CONDITIONAL.match(lead) or _CONDITION_LEAD.search(text)
-                or _EXCEPTION_LEAD.search(text) or _COMPARISON_LEAD.search(lead)):
+                or _EXCEPTION_LEAD.search(text) or _COMPARISON_LEAD.search(lead)
+                or _LIMIT_LIST_LEAD.search(lead)):
             continue  # "Specification:" and the like: a title, read as before
         own = _marks(text)
         level = _mark_kind(own[-1]) if own else ""
@@ -589,6 +596,12 @@ def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
     if _COMPARISON_LEAD.search(lead):
         # "must be no less than:" + "(1) 500 feet below the cloud; and": each item a limit
         return replace(item, parse_text=f"{lead} {body}.")
+    limit = _LIMIT_ENTRY.match(body) if _LIMIT_LIST_LEAD.search(lead) else None
+    if limit:
+        # "the following gases shall not be permitted to accumulate in excess of the
+        # concentrations listed below:" + "(1) Carbon monoxide (CO)—2.5 percent"
+        name = re.sub(r"\s*\([^)]*\)", "", limit.group("name")).strip()
+        return replace(item, parse_text=f"The {name} shall not exceed {limit.group('value')}.")
     if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
         joined = f"{lead}, {body[:1].lower()}{body[1:]}."
         return replace(item, parse_text=joined)

@@ -105,3 +105,12 @@ def test_a_comparison_after_the_rule_word_that_may_say_what_must_hold_needs_revi
     found = read("All active workings shall be ventilated by a current of air containing not "
                  "less than 19.5 volume per centum of methane.\n")
     assert found.rules == [] and found.problems[0].kind == NEEDS_REVIEW
+
+
+def test_entries_of_a_list_of_upper_limits_are_limits_each() -> None:
+    """30 CFR 75.321(b): "Name—value" entries under a lead-in over the limits below."""
+    found = read("(b) The following gases shall not be permitted to accumulate in excess of the "
+                 "concentrations listed below:\n(1) Methane (CH4)—1.0 percent\n")
+    (rule,) = found.rules
+    assert condition_to_json(rule.condition)["not"]["value"] == 1.0
+    assert rule.source["text"] == "(1) Methane (CH4)—1.0 percent"
