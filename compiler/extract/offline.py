@@ -79,8 +79,8 @@ _RULE_WORDS = re.compile(
 )
 _MAX_MIN = re.compile(
     r"^(?:the\s+)?(?P<kind>maximum|max\.?|upper limit(?: of| for)?|minimum|min\.?|"
-    r"lower limit(?: of| for)?)\s+(?P<phrase>[^:=]+?)\s*(?::|=|\bis\b|\bshall be\b|"
-    r"\bmust be\b|\bof\b)\s*(?P<rest>[+\-−]?\d.*)$",
+    r"lower limit(?: of| for)?)\s+(?P<phrase>[^:=]+?)\s*(?::|=|,(?=\s*[+\-−]?\d)|\bis\b|"
+    r"\bshall be\b|\bmust be\b|\bof\b)\s*(?P<rest>[+\-−]?\d.*)$",
     re.IGNORECASE,
 )
 # "Oil temperature: maximum 245 °F", "EGT limit: 950 °C", "Cell voltage (min): 3.0 V"

@@ -70,3 +70,15 @@ def test_min_before_a_number_does_not_end_a_sentence_but_a_unit_min_does() -> No
         "m.txt")]
     assert texts == ["Oil temperature: min. 10 °C, max. 70 °C.", "The flow is 5 L/min.",
                      "3 pumps run."]
+
+
+def test_a_spec_line_with_its_limit_after_a_comma() -> None:
+    """The LulzBot Mini guide: "Temperature: Maximum operating temperature (Extruder),
+    300C (572F)"."""
+    params = table()
+    params.add(ParameterInfo("extruder_temperature", ("Extruder",), "degC"))
+    found = extract(split_statements(
+        "Temperature: Maximum operating temperature (Extruder), 300C (572F)\n", "m.txt"), params)
+    (rule,) = found.rules
+    assert bare(condition_to_json(rule.condition)) == (
+        "not", ("extruder_temperature", "<=", 300.0))
