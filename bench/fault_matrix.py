@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
+sys.path[:0] = [str(REPO / "tests" / "integration"), str(REPO / "tests")]
 
 import test_fault_matrix_bundle as bundle_matrix  # noqa: E402
 import test_fault_matrix_determinism as determinism  # noqa: E402

@@ -218,6 +218,22 @@ def test_every_package_says_what_it_holds() -> None:
             assert doc and len(doc.split()) >= 8, f"{init} has no docstring worth the name"
 
 
+@pytest.mark.parametrize("script", [
+    "bench/bench_e2e.py", "bench/bench_kernel.py", "bench/bench_logic.py",
+    "bench/fault_matrix.py", "bench/kernel_report.py", "bench/kill_compile.py",
+    "bench/overload.py", "bench/eval/agb_rl_experiment.py", "bench/eval/regenerate.py",
+])
+def test_every_benchmark_still_finds_what_it_imports(script: str) -> None:
+    """The benchmarks import the product (and some the tests' matrix builders) by path;
+    a move that breaks one shows here, not at the next benchmark run."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / script), "--help"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 # ------------------------------------------------------------------ the checks, checked
 
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
