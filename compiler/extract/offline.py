@@ -25,7 +25,7 @@ from rulec.compiler.extract.conditions import (
 )
 from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
-from rulec.compiler.model.units import Unit
+from rulec.compiler.model.units import Unit, units_compatible
 from rulec.compiler.read.statements import Statement
 from rulec.runtime.vocabulary import SEVERITIES
 
@@ -371,18 +371,13 @@ def extract(
     lead_ins, lead_items = _lead_ins(statements)
     for index, st in enumerate(statements):
         if index in lead_ins:
-            if _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(st.text, params):
-                out.problems.append(Problem(
-                    st.file, st.line, "its exceptions are the items that follow: the rule "
-                    "is read only with them", st.text, kind=NEEDS_REVIEW, page=st.page))
             continue  # judged once its items are read (below)
         if index in lead_items:
-            led = _under_lead_in(st, statements[lead_items[index]], params, out)
+            lead = lead_items[index]
+            led = _under_lead_in(st, statements[lead], lead_ins[lead], params, out)
             if led is None:
                 continue
             st = led
-            if st is None:
-                continue
         if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
             continue
         if st.kind == "title" and not _conditional_title(st.text):
@@ -390,8 +385,8 @@ def extract(
         following = _following_step(statements, index)
         for part in _compound_parts(st, params, used_ids):
             _extract_statement(part, params, out, used_ids, list_titles.get(index), following)
-    for index in sorted(lead_ins):
-        _judge_lead_in(statements, index, lead_items, params, out)
+    for index, kind in sorted(lead_ins.items()):
+        _judge_lead_in(statements, index, kind, lead_items, params, out)
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -547,26 +542,46 @@ def _mark_kind(mark: str) -> str:
         return "digit"
     if mark.isupper():
         return "upper"
-    if re.fullmatch(r"[ivxl]+", mark) and mark not in ("i", "v", "x", "l") or mark in (
-            "i", "ii", "iii"):
+    if re.fullmatch(r"[ivxl]+", mark) and mark not in ("v", "x", "l"):
         return "roman"
     return "letter"
 
 
-def _lead_ins(statements: list[Statement]) -> tuple[set[int], dict[int, int]]:
-    """(indexes of lead-ins, item index -> its lead-in's index): the bracketed items
-    after a statement ending in a dash or colon, enumerated one level down from it."""
-    lead_ins: set[int] = set()
+# How a lead-in's items complete it (see _under_lead_in).
+COMPARISON, LIMITS, WHEN, CONDITIONS, PROHIBITION = (
+    "comparison", "limits", "when", "conditions", "prohibition")
+
+
+def _lead_in_kind(text: str) -> str | None:
+    """How the items after a statement ending in a dash or colon complete it, or None
+    when it is only a title ("Specification:")."""
+    lead = _lead_text(text)
+    if _COMPARISON_LEAD.search(lead):
+        return COMPARISON
+    if _LIMIT_LIST_LEAD.search(lead):
+        return LIMITS
+    if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
+        return WHEN
+    if _CONDITION_LEAD.search(text) or _EXCEPTION_LEAD.search(text):
+        return CONDITIONS
+    if _PROHIBITION.match(lead):
+        return PROHIBITION
+    return None
+
+
+def _lead_ins(statements: list[Statement]) -> tuple[dict[int, str], dict[int, int]]:
+    """(lead-in index -> how its items complete it, item index -> its lead-in's index):
+    the bracketed items after a statement ending in a dash or colon, enumerated one level
+    down from it."""
+    lead_ins: dict[int, str] = {}
     items: dict[int, int] = {}
     for i, st in enumerate(statements):
         text = st.text.strip()
         if not _LEAD_IN_END.search(text) or i + 1 >= len(statements):
             continue
-        lead = _lead_text(text)
-        if not (_LEADING_CONDITIONAL.match(lead) or _CONDITION_LEAD.search(text)
-                or _EXCEPTION_LEAD.search(text) or _COMPARISON_LEAD.search(lead)
-                or _LIMIT_LIST_LEAD.search(lead)):
-            continue  # "Specification:" and the like: a title, read as before
+        how = _lead_in_kind(text)
+        if how is None:
+            continue  # a title, read as before
         own = _marks(text)
         level = _mark_kind(own[-1]) if own else ""
         first = _marks(statements[i + 1].text)
@@ -579,49 +594,46 @@ def _lead_ins(statements: list[Statement]) -> tuple[set[int], dict[int, int]]:
             items[j] = i
             j += 1
         if j > i + 1:
-            lead_ins.add(i)
+            lead_ins[i] = how
     return lead_ins, items
 
 
-def _under_lead_in(item: Statement, lead_in: Statement, params: ParameterTable,
+def _under_lead_in(item: Statement, lead_in: Statement, how: str, params: ParameterTable,
                    out: Extraction) -> Statement | None:
-    """The item as its lead-in completes it: "When C—" + "(ii) A" reads "When C, A", with
-    the item's own provenance; None when the lead-in makes it a condition of something
-    said elsewhere (listed for review when it looks like a rule, else descriptive)."""
+    """The item as its lead-in completes it, with the item's own provenance; None when
+    the lead-in makes it one condition of a rule the items make only together (listed
+    for review when it looks like a rule, else descriptive)."""
     lead = _lead_text(lead_in.text)
     body = _clean(item.text)
     while _PAREN_ENUMERATOR.match(body):
         body = _PAREN_ENUMERATOR.sub("", body, count=1)
     body = re.sub(r"[;,]?\s*(?:and|or)?\s*$", "", body.rstrip(" .;")).strip()
-    if _COMPARISON_LEAD.search(lead):
+    lowered = f"{body[:1].lower()}{body[1:]}"
+    if how == COMPARISON:
         # "must be no less than:" + "(1) 500 feet below the cloud; and": each item a limit
         return replace(item, parse_text=f"{lead} {body}.")
-    limit = _LIMIT_ENTRY.match(body) if _LIMIT_LIST_LEAD.search(lead) else None
-    if limit:
+    if how == LIMITS:
         # "the following gases shall not be permitted to accumulate in excess of the
         # concentrations listed below:" + "(1) Carbon monoxide (CO)—2.5 percent"
+        limit = _LIMIT_ENTRY.match(body)
+        if limit is None:
+            return item
         name = re.sub(r"\s*\([^)]*\)", "", limit.group("name")).strip()
         return replace(item, parse_text=f"The {name} shall not exceed {limit.group('value')}.")
-    if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
-        joined = f"{lead}, {body[:1].lower()}{body[1:]}."
-        return replace(item, parse_text=joined)
-    lead_text = lead_in.text.strip()
-    if _PROHIBITION.match(lead) and not (
-            _CONDITION_LEAD.search(lead_text) or _EXCEPTION_LEAD.search(lead_text)):
+    if how == WHEN:  # "When C—" + "(ii) A" reads "When C, A"
+        return replace(item, parse_text=f"{lead}, {lowered}.")
+    if how == PROHIBITION:
         # "No person may act ... as a crewmember of a civil aircraft—" + "(4) While having
         # an alcohol concentration of 0.04 or greater ...": each item one prohibition
-        return replace(item, parse_text=f"{lead} {body[:1].lower()}{body[1:]}.")
-    if _CONDITION_LEAD.search(lead_text) or _EXCEPTION_LEAD.search(lead_text):
-        # "The provisions of this paragraph apply if—" / "No person may operate ... unless—":
-        # each item is one condition of a rule the items only make together
-        if _rule_like(body, params) or _rule_like(lead, params):
-            out.problems.append(Problem(
-                item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
-                "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
-        else:
-            out.describe(item, "a condition of its lead-in, not a rule of its own")
-        return None
-    return item
+        return replace(item, parse_text=f"{lead} {lowered}.")
+    # CONDITIONS: "The provisions of this paragraph apply if—", "... unless the aircraft:"
+    if _rule_like(body, params) or _rule_like(lead, params):
+        out.problems.append(Problem(
+            item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
+            "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
+    else:
+        out.describe(item, "a condition of its lead-in, not a rule of its own")
+    return None
 
 
 def _order_for_whom(cond_text: str, parsed: ParsedCondition) -> bool:
@@ -633,13 +645,18 @@ def _order_for_whom(cond_text: str, parsed: ParsedCondition) -> bool:
                 and not _NEGATION.search(before))
 
 
-def _judge_lead_in(statements: list[Statement], index: int, lead_items: dict[int, int],
-                   params: ParameterTable, out: Extraction) -> None:
+def _judge_lead_in(statements: list[Statement], index: int, how: str,
+                   lead_items: dict[int, int], params: ParameterTable, out: Extraction) -> None:
     """A lead-in whose items made rules is descriptive (they carry them); one whose items
-    made none, and that looks like a rule, is listed for review, never dropped."""
+    made none, and that looks like a rule, is listed for review, never dropped: so is one
+    whose items are its exceptions."""
     st = statements[index]
-    if _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(st.text, params):
-        return  # listed already, with its exceptions
+    if how == CONDITIONS and _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(
+            st.text, params):
+        out.problems.append(Problem(
+            st.file, st.line, "its exceptions are the items that follow: the rule is read "
+            "only with them", st.text, kind=NEEDS_REVIEW, page=st.page))
+        return
     lines = {(statements[i].file, statements[i].line) for i, lead in lead_items.items()
              if lead == index}
     made = any((r.source.get("file"), r.source.get("line")) in lines for r in out.rules)
@@ -942,33 +959,17 @@ def _rule_like(body: str, params: ParameterTable) -> str:
         return ""
     if params.infer:
         return "a reading"  # no sensors.toml: any number may be one
-    from rulec.compiler.model.units import units_compatible
-
-    named = params.named_in(body)
-    for name in named:
-        unit = _unit_of(params, name)
+    for name in params.named_in(body):
+        unit = params.unit_of(name)
         for tok in numbers:
             if tok.unit is None or unit is None or units_compatible(tok.unit, unit):
                 return name
-    from rulec.compiler.model.units import same_quantity
-
     for tok in numbers:  # "mandatory in areas at or above 85 dBA": named by its unit alone
         if tok.unit is not None and not tok.unit.is_plain:
-            for name in params.params:
-                unit = _unit_of(params, name)
-                if unit is not None and same_quantity(tok.unit, unit):
-                    return name
+            measured = params.measured_in(tok.unit)
+            if measured:
+                return measured[0].name
     return ""
-
-
-def _unit_of(params: ParameterTable, name: str) -> Unit | None:
-    from rulec.compiler.model.units import parse_unit
-
-    symbol = params.params[name].unit_symbol
-    try:
-        return parse_unit(symbol) if symbol else None
-    except ValueError:
-        return None
 
 
 @functools.lru_cache(maxsize=4096)

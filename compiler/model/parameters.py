@@ -126,20 +126,27 @@ class ParameterTable:
             self.add(ParameterInfo(name, (" ".join(words).replace("_", " "),), inferred=True))
         return name, " ".join(words)
 
-    def resolve_by_unit(self, unit: Unit) -> tuple[str, str] | None:
-        """The only parameter a value in this unit can be compared with, if exactly one
-        is ("8 breaths per minute" is no pump's rpm)."""
-        from rulec.compiler.model.units import parse_unit, same_quantity
+    def unit_of(self, name: str) -> Unit | None:
+        """A parameter's unit, or None when it has none yet (or none rulec knows)."""
+        from rulec.compiler.model.units import parse_unit
 
-        hits = []
-        for info in self.params.values():
-            if info.unit_symbol is None:
-                continue
-            try:
-                if same_quantity(unit, parse_unit(info.unit_symbol)):
-                    hits.append(info)
-            except ValueError:
-                continue
+        symbol = self.params[name].unit_symbol
+        try:
+            return parse_unit(symbol) if symbol else None
+        except ValueError:
+            return None
+
+    def measured_in(self, unit: Unit) -> list[ParameterInfo]:
+        """The parameters a value in this unit can be a reading of ("8 breaths per minute"
+        is no pump's rpm)."""
+        from rulec.compiler.model.units import same_quantity
+
+        return [info for name, info in self.params.items()
+                if (own := self.unit_of(name)) is not None and same_quantity(unit, own)]
+
+    def resolve_by_unit(self, unit: Unit) -> tuple[str, str] | None:
+        """The only parameter a value in this unit can be compared with, if exactly one is."""
+        hits = self.measured_in(unit)
         if len(hits) == 1:
             return hits[0].name, hits[0].aliases[0] if hits[0].aliases else hits[0].name
         return None
