@@ -26,7 +26,7 @@ from rulec.compiler.extract.conditions import (
 from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.model.units import Unit, units_compatible
-from rulec.compiler.read.statements import Statement
+from rulec.compiler.read.statements import PARAGRAPH_MARK, Statement
 from rulec.runtime.vocabulary import SEVERITIES
 
 _LEADING_CONDITIONAL = re.compile(
@@ -520,7 +520,7 @@ _LIMIT_LIST_LEAD = re.compile(
     r"(?:listed below|below|following|as follows)$", re.IGNORECASE)
 _LIMIT_ENTRY = re.compile(r"^(?P<name>[^—–:;]{2,60}?)\s*[—–:]\s*(?P<value>[+\-−]?\.?\d[^;]*)$")
 _LEAD_IN_END = re.compile(r"(?:[—–]|--|:|\s-)\s*$")
-_PAREN_ENUMERATOR = re.compile(r"^\s*\((?P<mark>\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s*")
+_PAREN_ENUMERATOR = re.compile(rf"^\s*{PARAGRAPH_MARK}\s*")
 _CONDITION_LEAD = re.compile(
     r"^(?:if|when|whenever|while|where|in case|in the event that|unless|except)\b|"
     r"\b(?:if|when|unless|except when|whenever|while)\s*(?:[—–]|--|:|\s-)\s*$",
@@ -532,7 +532,7 @@ def _marks(text: str) -> list[str]:
     marks: list[str] = []
     rest = text
     while (m := _PAREN_ENUMERATOR.match(rest)) is not None:
-        marks.append(m.group("mark"))
+        marks.append(m.group(1))
         rest = rest[m.end():]
     return marks
 

@@ -32,7 +32,8 @@ _STEP = re.compile(r"^(\s*)(step\s+(\d{1,3})\s*[:.)-])\s*(.*)$", re.IGNORECASE)
 _LETTERED = re.compile(r"^(\s*)([a-z])\)\s+(.*)$")
 # A paragraph of a regulation: "(a) The groundspeed ... may not exceed 87 knots", "(1) ...",
 # "(ii) ...", "(b)  (1) When ..."; the enumerator stays in the text (it is the citation).
-_PARENTHESIZED = re.compile(r"^(\s*)\((\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s+(?=\S)")
+PARAGRAPH_MARK = r"\((\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)"  # "(a)", "(1)", "(ii)", "(B)"
+_PARENTHESIZED = re.compile(rf"^(\s*){PARAGRAPH_MARK}\s+(?=\S)")
 _NUMBERED_HEADING = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})+)\.?\s+(\S.*)$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
@@ -485,7 +486,7 @@ def strip_markup(text: str) -> str:
     return _MARKUP.sub("", text).strip()
 
 
-_PARAGRAPH_BREAK = re.compile(r"(?<=[.;:—])\s+(?=\((?:\d{1,3}|[a-z]{1,2}|[ivxl]{1,5}|[A-Z])\)\s)")
+_PARAGRAPH_BREAK = re.compile(rf"(?<=[.;:—])\s+(?={PARAGRAPH_MARK}\s)")
 
 
 def _regulation_paragraph(lines: list[_Line], file: str, section: str, block: int
@@ -493,34 +494,18 @@ def _regulation_paragraph(lines: list[_Line], file: str, section: str, block: in
     """A bracketed paragraph as its sentences and inner paragraphs, each an item with its
     own enumerator ("(d) Monitoring. (1) When ..." -> "(d) Monitoring.", "(1) When ...")."""
     out: list[Statement] = []
-    for sentence in _sentences(lines, file, section):
-        text = sentence.text
-        cuts = [0, *(m.start() + len(m.group(0)) for m in _PARAGRAPH_BREAK.finditer(text)),
-                len(text)]
-        for begin, end in zip(cuts, cuts[1:], strict=False):
-            piece = text[begin:end].strip()
-            if not piece:
-                continue
-            mark = _PARENTHESIZED.match(piece)
-            kind = "title" if piece.endswith((":", "—")) else ("item" if mark else "sentence")
-            line = sentence.line if begin == 0 else _line_of(lines, sentence, text, begin)
-            out.append(Statement(file, line, piece, kind, section,
-                                 f"({mark.group(2)})" if mark else "", None, block))
+    for st in _sentences(lines, file, section, _PARAGRAPH_BREAK):
+        mark = _PARENTHESIZED.match(st.text)
+        kind = "title" if st.text.endswith((":", "—")) else ("item" if mark else "sentence")
+        out.append(_replaced(st, kind=kind, marker=f"({mark.group(2)})" if mark else "",
+                             block=block))
     return out
 
 
-def _line_of(lines: list[_Line], sentence: Statement, text: str, offset: int) -> int:
-    """The line a piece of a sentence starts on: the line holding its first words."""
-    words = text[offset:offset + 30].split()
-    probe = " ".join(words[:3])
-    for part in lines:
-        if part.number >= sentence.line and probe and probe in part.text:
-            return part.number
-    return sentence.line
-
-
-def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
-    """Split a paragraph into sentences, each keeping the line it starts on."""
+def _sentences(para: list[_Line], file: str, section: str,
+               breaks: re.Pattern[str] | None = None) -> list[Statement]:
+    """Split a paragraph into sentences, each keeping the line it starts on; ``breaks``
+    cuts it at more places (where a regulation's inner paragraph starts)."""
     text = ""
     starts: list[tuple[int, int]] = []  # (offset in text, line number)
     for part in para:
@@ -530,7 +515,10 @@ def _sentences(para: list[_Line], file: str, section: str) -> list[Statement]:
         text += part.text
     out: list[Statement] = []
     begin = 0
-    for end in _sentence_ends(text):
+    ends = _sentence_ends(text)
+    if breaks is not None:
+        ends = sorted({*ends, *(m.end() for m in breaks.finditer(text))})
+    for end in ends:
         piece = text[begin:end].strip()
         if piece:
             offset = begin + (len(text[begin:end]) - len(text[begin:end].lstrip()))
