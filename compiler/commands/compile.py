@@ -66,10 +66,10 @@ def run_compile(args: argparse.Namespace) -> int:
                              extractor=args.extractor, llm=llm)
     errors = result.errors
     findings = check_knowledge_base(result)
-    if not args.quiet:
-        _report(result)
-        _report_findings(findings)
     summary = summary_json(result)
+    if not args.quiet:
+        _report(result, summary)
+        _report_findings(findings)
     if args.strict and errors:
         _print_json(args, summary, written=False)
         _strict_failure(errors)
@@ -87,7 +87,7 @@ def run_compile(args: argparse.Namespace) -> int:
 
 
 def _print_json(args: argparse.Namespace, summary: dict[str, Any], written: bool) -> None:
-    if getattr(args, "json", False):
+    if args.json:
         print(json.dumps({**summary, "written": written}, ensure_ascii=False))
 
 
@@ -104,8 +104,8 @@ def run_extract(args: argparse.Namespace) -> int:
 
     llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
-    _report(result)
     summary = summary_json(result)
+    _report(result, summary)
     if args.strict and result.errors:
         _print_json(args, summary, written=False)
         _strict_failure(result.errors)
@@ -157,17 +157,15 @@ def summary_json(result: Any) -> dict[str, Any]:
     }
 
 
-def _report(result: Any) -> None:
+def _report(result: Any, summary: dict[str, Any]) -> None:
+    """The summary line and every statement that is not a rule, on stderr."""
     from rulec.compiler.extract.offline import NEEDS_REVIEW, UNREADABLE
 
-    kinds: dict[str, int] = {}
-    for rule in result.rules:
-        kinds[rule.kind] = kinds.get(rule.kind, 0) + 1
-    summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no rules"
-    review = len(result.of_kind(NEEDS_REVIEW))
-    print(f"{len(result.documents)} document(s): {summary}; "
-          f"{len(result.descriptive)} descriptive statement(s); "
-          f"{len(result.of_kind(UNREADABLE))} unreadable; {review} need(s) review",
+    counts = summary["counts"]
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(summary["rules"].items())) or "no rules"
+    print(f"{summary['documents']} document(s): {kinds}; "
+          f"{counts['descriptive']} descriptive statement(s); "
+          f"{counts[UNREADABLE]} unreadable; {counts[NEEDS_REVIEW]} need(s) review",
           file=sys.stderr)
     for problem in result.problems:
         print(f"  {problem.kind}: {problem}", file=sys.stderr)

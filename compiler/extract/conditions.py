@@ -473,36 +473,34 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
     return ""
 
 
-# Verbs that set a quantity to a value ("reduce ... to less than 1.0 percent"); verbs of a
-# reading ("falls to 37 bar or below", "increases to 2 or more") are not among them.
+# Verbs that set a quantity to a value ("reduce ... to less than 1.0 percent", "to keep ...
+# below 10 percent"); verbs of a reading ("falls to 37 bar or below", "increases to 2 or
+# more") are not among them.
 _ORDER_VERBS = frozenset({"reduce", "lower", "raise", "bring", "restore", "adjust", "set",
                           "cut", "throttle", "return", "recover", "decrease", "limit"})
-
-
-_HOLD_VERBS = frozenset({"keep", "maintain", "hold", "bring", "reduce", "lower", "raise"})
+# ... and those that hold one there, an order's target only as a purpose: "Keep the level
+# to 5 % or less" is a limit, "sufficient to keep the level below 5 %" a target.
+_HOLD_VERBS = frozenset({"keep", "maintain", "hold"})
 
 
 def _order_target(tokens: list[Token], atom: FoundAtom) -> bool:
-    """Whether a comparison is what an order sets a quantity to, not a condition: after
-    "to", in a clause led by a verb that sets a quantity, and no prohibition ("Do not
-    reduce the sweep gas flow to less than 0.5 L/min" is a limit)."""
+    """Whether a comparison is what an order sets a quantity to, not a condition: in a
+    clause with such a verb said as a purpose ("sufficient to keep the concentration
+    below 10 percent"), or after "to" following one ("reduce the concentration of methane
+    to less than 1.0 percent"); never in a prohibition ("Do not reduce the sweep gas flow
+    to less than 0.5 L/min" is a limit)."""
+    setter = False
     k = atom.first - 1
-    while k > 0 and tokens[k].kind != "punct" and tokens[k].low not in _CONNECTIVES:
-        # "sufficient to keep the concentration of flammable materials below 10 percent"
-        if tokens[k - 1].low == "to" and tokens[k].low in _ORDER_VERBS | _HOLD_VERBS:
-            return not any(t.low in ("not", "never") for t in tokens[max(k - 4, 0):k])
-        k -= 1
-    if atom.first == 0 or tokens[atom.first - 1].low != "to":
-        return False
-    k = atom.first - 2
-    verb = False
     while k >= 0 and tokens[k].kind != "punct" and tokens[k].low not in _CONNECTIVES:
-        if tokens[k].low in _ORDER_VERBS:
-            verb = True
-        elif tokens[k].low in ("not", "never", "don't", "avoid"):
+        low = tokens[k].low
+        if low in ("not", "never", "don't", "avoid"):
             return False
+        if low in _ORDER_VERBS or low in _HOLD_VERBS:
+            if k > 0 and tokens[k - 1].low == "to":
+                return True
+            setter = setter or low in _ORDER_VERBS
         k -= 1
-    return verb
+    return setter and atom.first > 0 and tokens[atom.first - 1].low == "to"
 
 
 def _asides(tokens: list[Token]) -> set[int]:
@@ -516,7 +514,7 @@ def _asides(tokens: list[Token]) -> set[int]:
         elif tok.text == ")":
             depth = max(depth - 1, 0)
             out.add(i)
-        elif tok.text in (";",) and depth == 0:
+        elif tok.text == ";" and depth == 0:
             aside = False
         elif (tok.low in ("i", "e") and i + 1 < len(tokens)
               and tokens[i + 1].low in ("e", "g") and tokens[i + 1].gap == "."):
