@@ -234,6 +234,7 @@ class Lane:
     def __init__(self, engine: Engine, channels: dict[int, str], module: ModuleType) -> None:
         self.module = module
         self.ffi, self.lib = module.ffi, module.lib
+        self._fault_codes = fault_codes(module.lib)  # the stream's words -> RL_FAULT_*
         self.SLOW: int = self.lib.RL_SLOW
         self.DONE: int = self.lib.RL_DONE
         c = self.c = self.ffi.new("rl_lane *")
@@ -336,9 +337,8 @@ class Lane:
         fault = st["fault"]
         fault[:] = 0
         index = stream.bundle.param_index
-        codes = fault_codes(lib)
         for name, reason in stream.faults.items():
-            fault[index[name]] = codes[reason]
+            fault[index[name]] = self._fault_codes[reason]
         for name in link_stale:
             if name in index:
                 fault[index[name]] |= lib.RL_FAULT_LINK
