@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -219,8 +220,10 @@ def tokenize(text: str) -> list[Token]:
         tok = Token(kind, word, start, end, None, None, text[pos:start])
         pos = end
         low = word.lower()
-        if kind == "word" and low in _NUMBER_WORDS and _number_word_position(tokens):
-            # "the flow rate is zero": a number written as a word, after a comparison
+        if kind == "word" and low in _NUMBER_WORDS and (_number_word_position(tokens) or (
+                tokens and tokens[-1].low == "of" and match_unit_phrase(text, pos))):
+            # "the flow rate is zero": a number written as a word, after a comparison;
+            # "a dose of fifty percent": or with its unit, after "of"
             kind = tok.kind = "num"
         if kind == "num":
             tok.value = (Decimal(_NUMBER_WORDS[low]) if low in _NUMBER_WORDS
@@ -236,7 +239,10 @@ def tokenize(text: str) -> list[Token]:
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())} | {
+    w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety"
+                                    .split(), start=2)}
 # What a number token holds: a digit or a number word (also inside a longer word here).
 _NUMBER_LIKE = re.compile(r"\d|" + "|".join(_NUMBER_WORDS), re.IGNORECASE)
 
@@ -305,7 +311,7 @@ def parse_condition(
         return ParsedCondition(None, atoms, None, problems=["a duration cannot be negative"])
     if not atoms:
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
-    _name_atoms(tokens, atoms, resolve, resolve_by_unit, problems)
+    _name_atoms(text, tokens, atoms, resolve, resolve_by_unit, problems)
     if any(a.param is None for a in atoms):
         return ParsedCondition(None, atoms, duration, problems=problems)
     if known is not None:
@@ -355,6 +361,11 @@ def _read_comparisons(text: str) -> tuple[tuple[Token, ...], Duration | None, fr
     tokens = tokenize(text)
     duration, consumed = _find_duration(tokens)
     atoms = find_comparisons(tokens, consumed)
+    if not atoms and duration is not None and _amount_of_time(tokens, consumed):
+        # "must provide for at least 10 consecutive hours of rest": with no comparison for
+        # it to qualify, "for at least 10 hours of rest" is an amount, not a duration
+        duration, consumed = None, set()
+        atoms = find_comparisons(tokens, consumed)
     return tuple(tokens), duration, frozenset(consumed), tuple(atoms)
 
 
@@ -362,6 +373,13 @@ def _read_comparisons(text: str) -> tuple[tuple[Token, ...], Duration | None, fr
 _TIME_ADJECTIVE = re.compile(
     r"(?<=\d)\s+(?:consecutive|continuous|successive|uninterrupted)(?=\s+(?:s|secs?|seconds?|"
     r"mins?|minutes?|h|hrs?|hours?|days?)\b)", re.IGNORECASE)
+
+
+def _amount_of_time(tokens: list[Token], consumed: set[int]) -> bool:
+    """Whether a duration's number is followed by "of" and a noun ("hours of rest")."""
+    last = max(consumed)
+    return last + 1 < len(tokens) and tokens[last].kind == "num" and (
+        tokens[last + 1].low == "of")
 
 
 def _copied(atom: FoundAtom) -> FoundAtom:
@@ -385,6 +403,12 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
 
     before = [t for t in tokens[:first] if t.kind == "word"]
     words = [t.low for t in before]
+    if trailing_action:
+        # "The employer shall establish and maintain a program ... by making testing
+        # available to all employees whose exposures equal or exceed N": the comparison
+        # is said of whoever the relative clause names; the order's own words are no part
+        if any(t.low in ("whose", "who", "whom") for t in tokens[first:atoms[0].first]):
+            before, words = [], []
     for k, word in enumerate(words):
         # "X becomes frobbier than 5 unless Y ...": with nothing read before `unless`,
         # the exception alone would be the whole condition
@@ -621,6 +645,8 @@ def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]
             i += 1
             continue
         found = _range_at(tokens, words, i) or _comparison_at(tokens, words, i)
+        if found is None and atoms:
+            found = _elided_comparison(tokens, words, i, atoms[-1])
         if found is None:
             i += 1
             continue
@@ -637,6 +663,44 @@ def find_comparisons(tokens: list[Token], consumed: set[int]) -> list[FoundAtom]
         used.update(range(found.first, found.last + 1))
         i = found.last + 1
     return atoms
+
+
+_ELIDED_LEAD = frozenset({"or", "and", "nor", ","})
+
+
+def _elided_comparison(tokens: list[Token], words: list[str], i: int,
+                       previous: FoundAtom) -> FoundAtom | None:
+    """"equal or exceed a TWA of 85 decibels or, equivalently, a dose of fifty percent":
+    a second quantity after "or"/"and" that takes the comparison word of the one before
+    ("a <name> of N", the name between the joining word and "of")."""
+    if i < 3 or words[i - 1] != "of" or previous.op not in _NEGATE:
+        return None
+    k = i - 2
+    while k > previous.last and tokens[k].kind == "word" and words[k] not in _CONNECTIVES:
+        k -= 1
+    name = tokens[k + 1:i - 1]
+    if not name or k <= previous.last or words[k] not in ("or", "and", "nor") and not (
+            tokens[k].text == ","):
+        return None
+    lead = k
+    while lead > previous.last and (words[lead] in _ELIDED_LEAD or (
+            tokens[lead].kind == "word" and words[lead].endswith("ly"))):
+        lead -= 1
+    if not any(words[j] in ("or", "and", "nor") for j in range(lead + 1, k + 1)):
+        return None
+    first = k + 1
+    if words[first] in _DETERMINERS:
+        name = name[1:]
+    if not name or any(t.kind != "word" for t in name):
+        return None
+    if i + 1 < len(tokens) and tokens[i + 1].kind != "punct" and (
+            words[i + 1] not in ("or", "and", "then")):
+        return None  # "... and a flow of 5 L/min is not reached": a clause of its own
+    tok = tokens[i]
+    assert tok.value is not None
+    found = FoundAtom(first, i, previous.op, tok.value, tok.unit)
+    found.inner = " ".join(t.text for t in name)
+    return found
 
 
 def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
@@ -841,6 +905,21 @@ def _shared_comparisons(
     return out
 
 
+_BOUNDS = frozenset({("at", "least"), ("at", "most"), ("no", "more", "than"),
+                     ("no", "less", "than"), ("not", "more", "than"), ("not", "less", "than"),
+                     ("a", "minimum", "of"), ("a", "maximum", "of")})
+
+
+def _modal_verb_bound(before: list[str], op_words: list[str]) -> bool:
+    """"must provide for at least 10 consecutive hours of rest", "shall have at least
+    2 exits": a modal, one verb (and "for"), then a bound: the amount the rule requires."""
+    if tuple(op_words) not in _BOUNDS:
+        return False
+    rest = before[-3:] if before[-1:] == ["for"] else before[-2:]
+    return len(rest) >= 2 and rest[0] in ("must", "shall") and rest[1].isalpha() and (
+        rest[1] not in _VERB_GAP and rest[1] not in _CONNECTIVES)
+
+
 def _required_purpose(words: list[str]) -> bool:
     """"must be adjusted so that the blood temperature never goes below 35 °C": what the
     "so that" clause says is what the modal before it requires."""
@@ -875,6 +954,7 @@ def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
 
 
 def _name_atoms(
+    text: str,
     tokens: list[Token],
     atoms: list[FoundAtom],
     resolve: Callable[[str], tuple[str, str] | None],
@@ -905,7 +985,9 @@ def _name_atoms(
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
             tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
             gap[-1:] == ["may"] and tokens[atom.first].low == "at") or (  # "may at most N"
-            _required_purpose(words))
+            _required_purpose(words)) or _modal_verb_bound(
+                [t.low for t in tokens[start:atom.first]],
+                [t.low for t in tokens[atom.first:atom.last + 1] if t.kind == "word"])
         inherited = not words and not gap and n > 0 and atoms[n - 1].requirement
         if inherited:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
@@ -931,6 +1013,15 @@ def _name_atoms(
             # "more than 3 failed login attempts": the parameter is named after the number.
             after = _words_after(tokens, atom.last)
             resolved = resolve(after) if after else None
+            if resolved is None and atom.unit is not None:
+                # "exceed 500 hours in any calendar quarter", "at least 10 consecutive
+                # hours of rest": the unit's word begins the name said after the number
+                after = " ".join(t.text for t in itertools.takewhile(
+                    lambda t: t.kind == "word" and t.low not in _CONNECTIVES,
+                    tokens[atom.last + 1:atom.last + 9]))
+                number = next(t for t in reversed(tokens[atom.first:atom.last + 1])
+                              if t.kind == "num")
+                resolved = resolve(_unit_and_after(text, number, after))
         if resolved is None and n > 0 and not _has_noun(atom.phrase):
             prev = atoms[n - 1]
             same_kind = prev.unit is None or atom.unit is None or (
@@ -978,6 +1069,16 @@ def _has_noun(phrase: str) -> bool:
 
 _NOT_NOUNS = {"the", "a", "an", "it", "its", "either", "both", "then", "there", "they",
               "this", "that", "do", "not", "never", "don't"}
+
+
+_UNIT_START = re.compile(r"[+\-−]?[\d.,]*\d")
+
+
+def _unit_and_after(text: str, number: Token, after: str) -> str:
+    """The words of a number's unit as written, and the words after it."""
+    digits = _UNIT_START.match(text, number.start)
+    unit_words = text[digits.end() if digits else number.start:number.end]
+    return f"{unit_words} {after}"
 
 
 def _words_after(tokens: list[Token], last: int) -> str:

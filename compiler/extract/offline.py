@@ -138,7 +138,12 @@ _LEADING_NEVER = re.compile(
     r"(?:may|must|shall|should|can|will)\s+(?!not\b)", re.IGNORECASE)
 # An abbreviation in brackets after a limitation line's parameter ("Rotor speed (NR),
 # power on, maximum ..... 104 %"): its words stay in the name, its brackets go.
-_NAME_ABBREVIATION = re.compile(r"\s*\((?P<abbr>[A-Za-z][A-Za-z0-9/-]{0,9})\)(?=[\s,:])")
+# Words in brackets reach it only when they name a parameter ("(Heated Bed)").
+_NAME_ABBREVIATION = re.compile(
+    r"\s*\((?P<abbr>[A-Za-z][A-Za-z0-9/-]{0,9}(?: [A-Za-z][A-Za-z0-9/-]{0,12}){0,2})\)(?=[\s,:])")
+# An initialism in brackets after the words it abbreviates ("an 8-hour time-weighted
+# average sound level (TWA) of 85 decibels"): the name said twice, read once.
+_INITIALISM = re.compile(r"\s*\((?P<abbr>[A-Z]{2,6})s?\)(?=[\s,.;:])")
 # A short tag before a limitation line ("I-33: Maximum ...", "Limit: Minimum ..."): the
 # line's own kind word and the parameter's name follow it.
 _LIMIT_TAG = re.compile(
@@ -741,11 +746,17 @@ def _looks_like_rule(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _statement_body(text: str) -> tuple[str | None, str | None, str]:
+def _statement_body(text: str, kept: frozenset[str] = frozenset()
+                    ) -> tuple[str | None, str | None, str]:
     """(requirement id, severity word, body) of a statement's text: its markup, clause
-    number, label and prefixes taken off.  Cached, as every step is a pure function of
-    the text (a fuzzing campaign reads the same sentences over and over)."""
-    text = _PARENTHETICAL.sub("", _clean(text))
+    number, label and prefixes taken off; `kept`: brackets that stay, as they name a
+    parameter ("Maximum operating temperature (Heated Bed), 120C").  Cached, as every
+    step is a pure function of the text (a fuzzing campaign reads the same sentences over
+    and over)."""
+    text = _PARENTHETICAL.sub(lambda m: m.group(0) if m.group(0).strip() in kept else "",
+                              _clean(text))
+    if "(" in text:
+        text = _INITIALISM.sub(_without_initialism, text)
     text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
     req = requirement_id(text)
     req_id = None
@@ -765,6 +776,43 @@ def _statement_body(text: str) -> tuple[str | None, str | None, str]:
     if never:
         text = "Do not let " + text[never.end():]
     return req_id, severity_word, text.rstrip().rstrip(".!;:").rstrip()
+
+
+def _naming_brackets(text: str, params: ParameterTable) -> frozenset[str]:
+    """The brackets of a text that are part of a parameter's alias, with the word before
+    them ("operating temperature (Heated Bed)") or alone ("(Heated Bed)")."""
+    if "(" not in text or params.infer:
+        return frozenset()
+    kept = set()
+    for match in _PARENTHETICAL.finditer(text):
+        bracket = match.group(0).strip()
+        before = text[max(0, match.start() - 40):match.start()].split()[-3:]
+        phrases = [bracket[1:-1]] + [" ".join(before[-n:] + [bracket]) for n in (1, 2, 3)]
+        if any(params.knows(phrase) for phrase in phrases):
+            kept.add(bracket)
+    return frozenset(kept)
+
+
+def _without_initialism(match: re.Match[str]) -> str:
+    """"" when the bracketed capitals are the initials, in order, of the words just before
+    them (hyphenated parts count: "time-weighted average" -> TWA); the match otherwise."""
+    before = match.string[:match.start()]
+    parts = re.findall(r"[A-Za-z]+", before[-120:])
+    initials = "".join(part[0].upper() for part in parts)
+    abbr = match.group("abbr")
+    for size in range(len(abbr), len(parts) + 1):
+        window = initials[-size:]
+        if window.startswith(abbr[0]) and _in_order(abbr, window):
+            return ""
+        if size > len(abbr) + 3:
+            break
+    return match.group(0)
+
+
+def _in_order(letters: str, text: str) -> bool:
+    """Whether `letters` appear in `text` in order (not necessarily side by side)."""
+    rest = iter(text)
+    return all(letter in rest for letter in letters)
 
 
 def _without_tag_brackets(body: str, params: ParameterTable) -> str:
@@ -794,7 +842,8 @@ def _extract_statement(
 ) -> None:
     """The rule one statement says, if any; `following`: the list item after a statement
     that ends in a colon, the action of a condition said alone ("IF ... ABOVE N:")."""
-    req_id, severity_word, body = _statement_body(st.parse_text or st.text)
+    text = st.parse_text or st.text
+    req_id, severity_word, body = _statement_body(text, _naming_brackets(text, params))
     if "(" in body:
         body = _without_tag_brackets(body, params)
     if _EXAMPLE.search(body):
@@ -1212,9 +1261,15 @@ _ORDER_TARGET = re.compile(
 _ORDER_UNTIL = re.compile(r"\buntil\b[^,;]*", re.IGNORECASE)
 
 
+# A clause cut after its joining word goes on past the comma: "or, equivalently, ...".
+_OPEN_JOIN = re.compile(r"\b(?:and|or|nor)(?:,\s*[a-z]+ly)?$", re.IGNORECASE)
+
+
 def _split_condition_action(rest: str) -> tuple[str, str]:
     """Where the condition ends: the first comma after which no comparison follows."""
     for match in _CLAUSE_END.finditer(rest):
+        if _OPEN_JOIN.search(rest, 0, match.start()):
+            continue  # "... 85 decibels or, equivalently, a dose of fifty percent"
         after = rest[match.end():]
         segment = _COMMA.split(after, maxsplit=1)[0]
         unless = _UNLESS.search(segment)

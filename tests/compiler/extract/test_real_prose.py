@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rulec.compiler.extract.offline import extract
+from rulec.compiler.extract.offline import _statement_body, extract
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.model.rules import condition_to_json
 from rulec.compiler.read.statements import split_statements
@@ -82,3 +82,117 @@ def test_a_spec_line_with_its_limit_after_a_comma() -> None:
     (rule,) = found.rules
     assert bare(condition_to_json(rule.condition)) == (
         "not", ("extruder_temperature", "<=", 300.0))
+
+
+def names_table() -> ParameterTable:
+    out = ParameterTable()
+    for name, aliases, unit in (
+        ("twa", ("8-hour time-weighted average sound level", "8-hour time-weighted average"),
+         "dB"),
+        ("noise_dose", ("dose",), "percent"),
+        ("quarter_hours", ("hours in any calendar quarter",), "h"),
+        ("year_hours", ("hours in any calendar year",), "h"),
+        ("rest", ("consecutive hours of rest",), "h"),
+        ("bed_temperature", ("operating temperature (Heated Bed)",), "degC"),
+        ("extruder_temperature", ("operating temperature (Extruder)",), "degC"),
+    ):
+        out.add(ParameterInfo(name, aliases, unit))
+    return out
+
+
+def rules_with(sentence: str) -> Any:
+    found = extract(split_statements(sentence + "\n", "m.txt"), names_table())
+    return found, [(r.kind, condition_to_json(r.condition)) for r in found.rules
+                   if r.condition is not None]
+
+
+def flat(cond: dict[str, Any]) -> Any:
+    if "any" in cond:
+        return ("any", [flat(c) for c in cond["any"]])
+    return bare(cond)
+
+
+def test_an_initialism_and_an_equivalent_quantity_in_words() -> None:
+    found, rules = rules_with(
+        "The employer shall administer a continuing, effective hearing conservation program, "
+        "as described in paragraphs (c) through (o) of this section, whenever employee noise "
+        "exposures equal or exceed an 8-hour time-weighted average sound level (TWA) of 85 "
+        "decibels measured on the A scale (slow response) or, equivalently, a dose of fifty "
+        "percent.")
+    ((kind, cond),) = rules
+    assert kind == "if_then"
+    assert flat(cond) == ("any", [("twa", ">=", 85.0), ("noise_dose", ">=", 50.0)])
+
+
+@pytest.mark.parametrize(("text", "body"), [
+    ("an 8-hour time-weighted average sound level (TWA) of 85 dB",
+     "an 8-hour time-weighted average sound level of 85 dB"),
+    ("the Remote Pilot in Command (RPIC) must", "the Remote Pilot in Command must"),
+    ("the dose (PEL) exceeds 50 percent", "the dose (PEL) exceeds 50 percent"),
+    ("the pump (P-101) stops", "the pump (P-101) stops"),
+])
+def test_only_brackets_of_the_initials_before_them_go(text: str, body: str) -> None:
+    assert _statement_body(text)[2] == body
+
+
+def test_an_order_for_whoever_a_relative_clause_names() -> None:
+    found, rules = rules_with(
+        "(1) The employer shall establish and maintain an audiometric testing program as "
+        "provided in this paragraph by making audiometric testing available to all employees "
+        "whose exposures equal or exceed an 8-hour time-weighted average of 85 decibels.")
+    assert [(k, bare(c)) for k, c in rules] == [("if_then", ("twa", ">=", 85.0))]
+
+
+def test_a_joined_clause_without_a_relative_word_is_still_refused() -> None:
+    found, rules = rules_with("The employer shall establish and maintain a program when "
+                              "exposures equal or exceed an 8-hour time-weighted average of "
+                              "85 decibels and the plant is noisy.")
+    assert not rules and found.problems
+
+
+@pytest.mark.parametrize(("sentence", "reading"), [
+    ("(1) No person may schedule a crewmember if that crewmember's total flight time in all "
+     "commercial flying will exceed 500 hours in any calendar quarter.",
+     ("quarter_hours", ">", 500.0)),
+    ("No person may schedule a crewmember if the total flight time will exceed 1,400 hours "
+     "in any calendar year.", ("year_hours", ">", 1400.0)),
+])
+def test_the_unit_word_begins_a_name_said_after_the_number(sentence: str, reading: Any
+                                                            ) -> None:
+    found, rules = rules_with(sentence)
+    assert [bare(c) for _, c in rules] == [reading]
+
+
+def test_an_amount_of_time_is_no_duration_and_a_modal_verb_bound_is_required() -> None:
+    found, rules = rules_with(
+        "(d) Each assignment under paragraph (b) of this section must provide for at least "
+        "10 consecutive hours of rest during the 24-hour period that precedes the planned "
+        "completion time of the assignment.")
+    ((kind, cond),) = rules
+    assert kind == "constraint" and bare(cond) == ("not", ("rest", ">=", 10.0))
+    assert all(r.duration_s is None for r in found.rules)
+
+
+def test_a_bracket_that_names_a_parameter_is_kept() -> None:
+    found, rules = rules_with("• Temperature: Maximum operating temperature (Heated Bed), "
+                              "120C (248F)")
+    assert [bare(c) for _, c in rules] == [("not", ("bed_temperature", "<=", 120.0))]
+
+
+def test_a_number_word_after_of_needs_its_unit() -> None:
+    found, rules = rules_with("The employer shall act whenever each of two pumps runs.")
+    assert not rules
+
+
+def test_a_quantity_with_a_verb_of_its_own_takes_no_comparison_from_before() -> None:
+    found, rules = rules_with("If the 8-hour time-weighted average exceeds 85 dB and a dose "
+                              "of 50 percent is not reached, stop the work.")
+    assert not rules and found.problems
+
+
+def test_a_duration_of_a_comparison_stays_one_before_of() -> None:
+    found = extract(split_statements(
+        "If the oil temperature exceeds 80 °C for more than 30 minutes of operation, stop "
+        "the pump.\n", "m.txt"), table())
+    (rule,) = found.rules
+    assert rule.duration_s == 1800
