@@ -259,6 +259,10 @@ def merge_manifests(paths: list[Path]) -> Manifest | None:
                 raise ManifestError(
                     f"{path}: parameter {name!r} is in {param.unit_text} here but in "
                     f"{other.unit_text} in {other.source}")
+            if other is not None and other.states != param.states:
+                raise ManifestError(
+                    f"{path}: parameter {name!r} has states {list(param.states)} here but "
+                    f"{list(other.states)} in {other.source}")
             merged.setdefault(name, param)
     return Manifest(merged, str(paths[0]))
 
@@ -268,7 +272,9 @@ def parameter_table(manifest: Manifest | None) -> ParameterTable:
     table = ParameterTable(infer=manifest is None)
     if manifest is not None:
         for param in manifest.values():
-            table.add(ParameterInfo(param.name, tuple(param.aliases), param.unit_text))
+            table.add(ParameterInfo(param.name, tuple(param.aliases), param.unit_text,
+                                    states=param.states, phrases=dict(param.phrases),
+                                    phase=param.phase))
     return table
 
 

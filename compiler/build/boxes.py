@@ -9,11 +9,13 @@ absent parameter satisfies neither a condition nor its negation).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import product
 
+from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import All, Atom, Condition, Not
 from rulec.runtime.errors import UnitError
 
@@ -73,11 +75,23 @@ class Box:
 class ThresholdConverter:
     """Converts a comparison's numbers into its parameter's manifest unit, exactly."""
 
-    def __init__(self, units: dict[str, str | None]) -> None:
+    def __init__(self, units: dict[str, str | None],
+                 states: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.units = units  # parameter -> manifest unit symbol (None: adopt first seen)
+        self.states = dict(states or {})  # discrete parameter -> its states, in index order
+
+    @classmethod
+    def of_table(cls, params: ParameterTable) -> ThresholdConverter:
+        """A converter for the parameters of a table: their units and their states."""
+        return cls({name: info.unit_symbol for name, info in params.params.items()},
+                   {name: info.states for name, info in params.params.items() if info.states})
 
     def intervals(self, atom: Atom) -> list[Interval]:
-        """The values of the parameter (manifest units) for which the comparison holds."""
+        """The values of the parameter (manifest units) for which the comparison holds; a
+        discrete parameter's value is its state's index, so a state is one point."""
+        own = self.states.get(atom.param)
+        if atom.states or own:
+            return [Interval(k, True, k, True) for k in self.state_indexes(atom)]
         if isinstance(atom.value, tuple):
             low, high = (self.convert(atom, v) for v in atom.value)
             if low > high:
@@ -97,6 +111,22 @@ class ThresholdConverter:
         if atom.op == "==":
             return [Interval(value, True, value, True)]
         raise ValueError(f"operator {atom.op!r} cannot be applied to a single value")
+
+    def state_indexes(self, atom: Atom) -> list[Fraction]:
+        """The indexes of a state comparison's states, in order; a number compared with a
+        discrete parameter, or a state it does not have, is refused."""
+        own = self.states.get(atom.param)
+        if not atom.states:
+            raise UnitError(f"{atom.param} is discrete (states {', '.join(own or ())}): "
+                            f"it is compared with a state, not a number")
+        if own is None:
+            raise UnitError(f"{atom.param} has no states: 'in {', '.join(atom.states)}' "
+                            f"cannot be read")
+        unknown = [s for s in atom.states if s not in own]
+        if unknown:
+            raise UnitError(f"{atom.param} has no state {unknown[0]!r} (its states: "
+                            f"{', '.join(own)})")
+        return sorted(Fraction(own.index(s)) for s in atom.states)
 
     def convert(self, atom: Atom, value: Decimal) -> Fraction:
         """A threshold of ``atom`` in its parameter's unit, exactly (the first unit seen is
@@ -162,9 +192,18 @@ def dnf(cond: Condition, negate: bool = False) -> list[Term]:
 
 
 def literal_intervals(lit: Literal, conv: ThresholdConverter) -> list[Interval]:
+    """Where a comparison holds, or where it does not; a discrete parameter not in some
+    states is in one of its others (no value between two indexes satisfies either)."""
     atom, holds = lit
     intervals = conv.intervals(atom)
-    return intervals if holds else negated_intervals(intervals)
+    if holds:
+        return intervals
+    own = conv.states.get(atom.param)
+    if own:
+        taken = {iv.lo for iv in intervals}
+        return [Interval(Fraction(k), True, Fraction(k), True) for k in range(len(own))
+                if Fraction(k) not in taken]
+    return negated_intervals(intervals)
 
 
 def boxes_of(cond: Condition, conv: ThresholdConverter) -> list[Box]:

@@ -138,12 +138,12 @@ def load_signing_key(path: str | os.PathLike[str]) -> SigningKey:
     return _from_private(private, where)
 
 
-def sign_packed_payload(payload_bytes: bytes, key: SigningKey) -> bytes:
+def sign_packed_payload(payload_bytes: bytes, key: SigningKey, flags: int = 0) -> bytes:
     """A signed bundle around packed msgpack, verified with the public key before return.
 
     The round trip goes through the runtime's own checks, so a bundle this returns is
     one the vehicle trusting ``NAME.pub`` accepts.
     """
-    data = frame_signed(payload_bytes, key.key_id, key.sign)
+    data = frame_signed(payload_bytes, key.key_id, key.sign, flags)
     check_signature(check_container(data), key.trusted())
     return data

@@ -104,8 +104,7 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
     """Everything the bundle holds, from the rule objects: boxes, CNF, graph, procedures.
     ``sources`` are (file, sha256) of the documents read, for provenance."""
     params = copy.deepcopy(params)
-    units = {name: info.unit_symbol for name, info in params.params.items()}
-    conv = ThresholdConverter(units)
+    conv = ThresholdConverter.of_table(params)
     firing = [r for r in rules if r.kind != PROCEDURE]
     procedures = [r for r in rules if r.kind == PROCEDURE]
     problems: list[Problem] = []
@@ -162,6 +161,17 @@ def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | Non
                      ) -> dict[str, Any]:
     info = params.params[name]
     spec = manifest.get(name) if manifest is not None else None
+    if info.states:
+        return {
+            "name": name,
+            "unit": "",
+            "aliases": sorted(set(info.aliases) | {name.replace("_", " ")}),
+            "range": [0.0, float(len(info.states) - 1)],
+            "deadband": 0.0,
+            "max_age_s": float(spec.max_age_s) if spec and spec.max_age_s is not None else None,
+            "channel": spec.channel if spec else None,
+            "states": list(info.states),
+        }
     return {
         "name": name,
         "unit": info.unit_symbol or "",
@@ -200,6 +210,10 @@ def condition_text(cond: dict[str, Any] | None) -> str:
         return "(" + " or ".join(condition_text(c) for c in cond["any"]) + ")"
     if "not" in cond:
         return "not " + condition_text(cond["not"])
+    if "state" in cond:
+        return f"{cond['param']} == {cond['state']}"
+    if "states" in cond:
+        return f"{cond['param']} in [{', '.join(cond['states'])}]"
     value = cond["value"]
     shown = f"[{value[0]}, {value[1]}]" if isinstance(value, list) else str(value)
     unit = f" {cond['unit']}" if cond.get("unit") else ""

@@ -13,7 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulec.compiler.build.keys import SigningKey, sign_packed_payload
-from rulec.runtime.bundle.format import frame_payload, pack_payload, write_bundle_file
+from rulec.runtime.bundle.format import (
+    frame_payload,
+    pack_payload,
+    payload_flags,
+    write_bundle_file,
+)
 from rulec.runtime.bundle.loader import Bundle, load_bundle
 
 
@@ -38,8 +43,9 @@ class BundleBytes:
 def encode(payload: dict[str, Any], key: SigningKey | None = None) -> BundleBytes:
     """Pack the payload (canonical msgpack), sign it when a key is given, frame it, and
     load the result as the vehicle would."""
-    packed = pack_payload(payload)
-    data = sign_packed_payload(packed, key) if key is not None else frame_payload(packed)
+    packed, flags = pack_payload(payload), payload_flags(payload)
+    data = (sign_packed_payload(packed, key, flags) if key is not None
+            else frame_payload(packed, flags))
     trust = key.trusted() if key is not None else None
     return BundleBytes(data, load_bundle(data, trust=trust), key)
 

@@ -85,7 +85,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from rulec.runtime.engine.replay import read_samples
 
     engine = Engine.from_file(str(args.bundle), parse_paths(args.paths))
-    for t, sample in read_samples(args.csv, known=engine.knows):
+    for t, sample in read_samples(args.csv, known=engine.knows, value=engine.value_of):
         for event in engine.step(t, sample):
             if args.json:
                 if event.rule is None and not args.faults:

@@ -252,8 +252,7 @@ class ReferenceConditions:
     def __init__(self, result: Any, bundle: Any) -> None:
         from rulec.compiler.build.boxes import ThresholdConverter, boxes_of
 
-        units = {name: info.unit_symbol for name, info in result.params.params.items()}
-        conv = ThresholdConverter(units)
+        conv = ThresholdConverter.of_table(result.params)
         self.boxes: dict[str, list[Any]] = {}
         for rule in result.rules:
             if rule.kind == PROCEDURE or rule.condition is None or rule.duration_s is not None:

@@ -389,8 +389,7 @@ def _rule_text(rule: Rule) -> str:
 def check_knowledge_base(result: Compiled) -> list[Finding]:
     """Every finding for the rules of a compile (the build stage has settled units and
     dropped the rules it could not convert)."""
-    units = {name: info.unit_symbol for name, info in result.params.params.items()}
-    checker = _Checker(list(result.rules), ThresholdConverter(units))
+    checker = _Checker(list(result.rules), ThresholdConverter.of_table(result.params))
     dead: set[int] = set()
     never = checker.never_fires(dead)
     findings = checker.unsatisfiable() + never

@@ -16,6 +16,7 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -498,8 +499,7 @@ def _finite(value: float | None) -> float | None:
 
 
 def _converter(result: Compiled) -> ThresholdConverter:
-    return ThresholdConverter({name: info.unit_symbol
-                               for name, info in result.params.params.items()})
+    return ThresholdConverter.of_table(result.params)
 
 
 def _rule_rows(result: Compiled, rows: dict[str, list[Row]],
@@ -560,6 +560,8 @@ def _condition_row(rule_id: str, position: int, atom: Atom, path: str, negated: 
         intervals = conv.intervals(atom)
         m_low, m_high = _manifest_values(atom.op, intervals)
         name = atom_name(atom, conv)
+        if atom.states:  # a state comparison: its first and last state's index
+            low, high = Decimal(str(m_low)), Decimal(str(m_high))
     except (UnitError, ValueError):
         pass
     return (rule_id, position, path, int(negated), atom.param, atom.op, float(low),
@@ -573,6 +575,8 @@ def _manifest_values(op: str, intervals: list[Interval]) -> tuple[float | None, 
         return float(x) if x is not None else None
 
     first = intervals[0]
+    if op == "in":  # states: the first and the last index
+        return f(first.lo), f(intervals[-1].hi)
     if op in (">", ">=", "=="):
         return f(first.lo), None
     if op in ("<", "<="):

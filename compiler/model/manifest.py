@@ -20,7 +20,11 @@ from rulec.runtime.errors import ManifestError, UnitError
 
 __all__ = ["KNOWN_KEYS", "Manifest", "Parameter", "load_manifest", "normalize_alias"]
 
-KNOWN_KEYS = ("unit", "aliases", "range", "channel", "deadband", "max_age_s", "description")
+KNOWN_KEYS = ("unit", "aliases", "range", "channel", "deadband", "max_age_s", "description",
+              "states", "phrases", "phase")
+# Keys a discrete parameter (one with `states`) has no use for: its value is a state.
+_NUMERIC_ONLY = ("unit", "range", "deadband")
+_STATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ -]{0,39}")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -39,6 +43,13 @@ class Parameter:
     source: str
     line: int | None = None
     description: str = ""
+    states: tuple[str, ...] = ()  # discrete: its value is one of these, by 0-based index
+    phrases: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (state, other words for it)
+    phase: bool = False  # its state names stand alone in text: "during takeoff"
+
+    @property
+    def discrete(self) -> bool:
+        return bool(self.states)
 
     def in_range(self, value: float) -> bool:
         """True if ``value`` is a number inside the valid sensor range (bounds included)."""
@@ -147,6 +158,7 @@ class _Loader:
         def bad(key: str, message: str) -> ManifestError:
             return self.error(f"parameter {name!r}: {message}", where.key(name, key))
 
+        states, phrases, phase = self.discrete(name, body, bad)
         unit_text = body.get("unit", "")
         if not isinstance(unit_text, str):
             raise bad("unit", f"unit must be a string, not {unit_text!r}")
@@ -166,7 +178,7 @@ class _Loader:
             if alias not in aliases:
                 aliases.append(alias)
 
-        rng: tuple[float, float] | None = None
+        rng: tuple[float, float] | None = (0.0, float(len(states) - 1)) if states else None
         if "range" in body:
             r = body["range"]
             if not (isinstance(r, list) and len(r) == 2 and all(_is_number(x) for x in r)):
@@ -208,7 +220,60 @@ class _Loader:
             source=self.path,
             line=line,
             description=description,
+            states=states,
+            phrases=phrases,
+            phase=phase,
         )
+
+    def discrete(self, name: str, body: dict[str, Any], bad: Any
+                 ) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], bool]:
+        """The states, their other words and the phase flag of a discrete parameter."""
+        if "states" not in body:
+            for key in ("phrases", "phase"):
+                if key in body:
+                    raise bad(key, f"{key!r} needs 'states' (a discrete parameter)")
+            return (), (), False
+        raw = body["states"]
+        if not isinstance(raw, list) or len(raw) < 2 or not all(isinstance(s, str) for s in raw):
+            raise bad("states", "states must be a list of at least two state names")
+        states = tuple(normalize_alias(s) for s in raw)
+        for state in states:
+            if not _STATE_NAME.fullmatch(state):
+                raise bad("states", f"state name {state!r} is not a word or words "
+                          "(letters, digits, _, - and spaces, at most 40)")
+        if len(set(states)) != len(states):
+            twice = next(s for s in states if states.count(s) > 1)
+            raise bad("states", f"state {twice!r} is named twice")
+        for key in _NUMERIC_ONLY:
+            if key in body:
+                raise bad(key, f"a discrete parameter (with 'states') has no {key!r}")
+        table = body.get("phrases", {})
+        if not isinstance(table, dict):
+            raise bad("phrases", "phrases must be a table of state = [words, ...]")
+        phrases: list[tuple[str, tuple[str, ...]]] = []
+        owner: dict[str, str] = {}
+        for state, words in table.items():
+            state = normalize_alias(state)
+            if state not in states:
+                raise bad("phrases", f"phrases name {state!r}, not one of the states "
+                          f"{', '.join(states)}")
+            if not isinstance(words, list) or not all(
+                    isinstance(w, str) and w.strip() for w in words):
+                raise bad("phrases", f"phrases.{state} must be a list of words")
+            said = tuple(normalize_alias(w) for w in words)
+            for word in (*said, state):
+                other = owner.setdefault(word, state)
+                if other != state:
+                    raise bad("phrases", f"{word!r} names both {other!r} and {state!r}")
+            phrases.append((state, said))
+        for state in states:
+            other = owner.setdefault(state, state)
+            if other != state:
+                raise bad("phrases", f"{state!r} is a state and a phrase of {other!r}")
+        phase = body.get("phase", False)
+        if not isinstance(phase, bool):
+            raise bad("phase", f"phase must be true or false, not {phase!r}")
+        return states, tuple(phrases), phase
 
     def manifest(self, data: dict[str, Any]) -> Manifest:
         for key in data:

@@ -41,6 +41,16 @@ class ParameterInfo:
     aliases: tuple[str, ...]
     unit_symbol: str | None = None  # None: take the unit of the first threshold seen
     inferred: bool = False
+    states: tuple[str, ...] = ()  # discrete: the state names, in index order
+    phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # state -> other words
+    phase: bool = False  # state names stand alone in text ("during takeoff")
+
+    def state_of(self, word: str) -> str | None:
+        """The state a word or phrase names (its name or one of its phrases), or None."""
+        word = " ".join(word.lower().split())
+        if word in self.states:
+            return word
+        return next((s for s, said in self.phrases.items() if word in said), None)
 
 
 @dataclass

@@ -33,8 +33,17 @@ class Atom:
     value: Decimal | tuple[Decimal, Decimal]
     unit: str | None = None
     label: str = ""  # the parameter as the text names it
+    # A discrete parameter's comparison: it holds when the parameter is in one of these
+    # states (op "in", value unused); "!=" is written as Not of it.
+    states: tuple[str, ...] = ()
+
+    @classmethod
+    def in_states(cls, param: str, states: tuple[str, ...], label: str = "") -> Atom:
+        return cls(param, "in", Decimal(0), None, label, states)
 
     def describe(self) -> str:
+        if self.states:
+            return f"{self.param} in {', '.join(self.states)}"
         unit = f" {self.unit}" if self.unit else ""
         if isinstance(self.value, tuple):
             low, high = self.value
@@ -89,8 +98,17 @@ class Rule:
 
 
 def condition_to_json(cond: Condition) -> dict[str, Any]:
+    if isinstance(cond, Atom) and cond.states:
+        out: dict[str, Any] = {"param": cond.param}
+        if len(cond.states) == 1:
+            out.update(op="==", state=cond.states[0])
+        else:
+            out.update(op="in", states=list(cond.states))
+        if cond.label:
+            out["label"] = cond.label
+        return out
     if isinstance(cond, Atom):
-        out: dict[str, Any] = {"param": cond.param, "op": cond.op}
+        out = {"param": cond.param, "op": cond.op}
         if isinstance(cond.value, tuple):
             out["value"] = [_num(cond.value[0]), _num(cond.value[1])]
         else:
@@ -244,6 +262,8 @@ def condition_from_json(obj: Any, at: str) -> Condition:
         if len(obj) != 1:
             raise RuleSchemaError(f"{at}: 'not' must be the only key")
         return Not(condition_from_json(obj["not"], at))
+    if "state" in obj or "states" in obj:
+        return _state_condition(obj, at)
     unknown = sorted(set(obj) - {"param", "op", "value", "unit", "label"})
     if unknown:
         raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
@@ -268,6 +288,42 @@ def condition_from_json(obj: Any, at: str) -> Condition:
         raise RuleSchemaError(f"{at}: unit must be a string")
     label = obj.get("label", "")
     return Atom(param, op, value, unit, label if isinstance(label, str) else "")
+
+
+STATE_OPS = ("==", "!=", "in")
+
+
+def _state_condition(obj: dict[str, Any], at: str) -> Condition:
+    """`{"param": P, "op": "==" | "!=", "state": S}` or `{"param": P, "op": "in",
+    "states": [S, ...]}`: a discrete parameter in (or not in) a state."""
+    unknown = sorted(set(obj) - {"param", "op", "state", "states", "label"})
+    if unknown:
+        raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
+    param = _field(obj, "param", str, at)
+    op = _field(obj, "op", str, at)
+    if op not in STATE_OPS:
+        raise RuleSchemaError(f"{at}: a state comparison's op must be one of "
+                              f"{' '.join(STATE_OPS)}, not {op!r}")
+    if op == "in":
+        raw = obj.get("states")
+        if "state" in obj or not isinstance(raw, list) or not raw:
+            raise RuleSchemaError(f"{at}: op 'in' needs 'states', a non-empty list")
+        names = [_state_name(s, at) for s in raw]
+    else:
+        if "states" in obj:
+            raise RuleSchemaError(f"{at}: op {op!r} takes one 'state', not 'states'")
+        names = [_state_name(obj.get("state"), at)]
+    if len(set(names)) != len(names):
+        raise RuleSchemaError(f"{at}: a state is listed twice")
+    label = obj.get("label", "")
+    atom = Atom.in_states(param, tuple(names), label if isinstance(label, str) else "")
+    return Not(atom) if op == "!=" else atom
+
+
+def _state_name(raw: Any, at: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise RuleSchemaError(f"{at}: a state must be a non-empty string")
+    return " ".join(raw.lower().split())
 
 
 def _field(obj: dict[str, Any], key: str, typ: type, at: str) -> Any:

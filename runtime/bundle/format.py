@@ -26,6 +26,7 @@ import msgpack
 from rulec.runtime.errors import BundleError, DigestMismatchError
 
 __all__ = [
+    "FLAG_DISCRETE",
     "FLAG_SIGNED",
     "FORMAT_VERSION",
     "HEADER_SIZE",
@@ -43,6 +44,7 @@ __all__ = [
     "check_container",
     "decode_bundle",
     "encode_bundle",
+    "payload_flags",
     "frame_payload",
     "frame_signed",
     "pack_payload",
@@ -65,7 +67,10 @@ HEADER_SIZE = HEADER_STRUCT.size  # 48
 FLAG_SIGNED = 0x0001
 """Header flag bit 0: a signature block follows the header, before the payload."""
 
-KNOWN_FLAGS = FLAG_SIGNED
+FLAG_DISCRETE = 0x0002
+"""Header flag bit 1: some parameters are discrete (a ``states`` list in their map)."""
+
+KNOWN_FLAGS = FLAG_SIGNED | FLAG_DISCRETE
 """Every flag bit this reader understands; any other set bit refuses the bundle."""
 
 SIGNATURE_MAGIC = b"RSIG"
@@ -191,18 +196,22 @@ def pack_payload(payload: dict[str, Any]) -> bytes:
         raise BundleError(f"cannot encode payload: {exc}") from exc
 
 
-def frame_payload(payload_bytes: bytes) -> bytes:
+def frame_payload(payload_bytes: bytes, flags: int = 0) -> bytes:
     """Put the checked header in front of already-packed msgpack bytes.
 
     Separate from ``encode_bundle`` so tools and tests can frame arbitrary bytes with a
     correct digest (e.g. to check that hostile msgpack is refused by the unpacker).
     """
     data = bytes(payload_bytes)
-    header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, 0, len(data), hashlib.sha256(data).digest())
+    if flags & ~FLAG_DISCRETE:
+        raise BundleError(f"cannot frame with flags 0x{flags:04x}: only the discrete bit")
+    header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, flags, len(data),
+                                hashlib.sha256(data).digest())
     return header + data
 
 
-def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], bytes]) -> bytes:
+def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], bytes],
+                 flags: int = 0) -> bytes:
     """Frame packed msgpack as a signed bundle: header (flag bit 0), block, payload.
 
     ``sign`` gets the 84 bytes to sign (header, block magic, key id) and returns the
@@ -212,8 +221,10 @@ def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], by
     data = bytes(payload_bytes)
     if len(key_id) != 32:
         raise BundleError(f"cannot sign: key id is {len(key_id)} bytes, must be 32")
+    if flags & ~FLAG_DISCRETE:
+        raise BundleError(f"cannot frame with flags 0x{flags:04x}: only the discrete bit")
     header = HEADER_STRUCT.pack(
-        MAGIC, FORMAT_VERSION, FLAG_SIGNED, len(data), hashlib.sha256(data).digest()
+        MAGIC, FORMAT_VERSION, FLAG_SIGNED | flags, len(data), hashlib.sha256(data).digest()
     )
     message = header + SIGNATURE_MAGIC + key_id
     signature = sign(message)
@@ -222,9 +233,16 @@ def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], by
     return message + signature + data
 
 
+def payload_flags(payload: dict[str, Any]) -> int:
+    """The header flags a payload's content sets: the discrete bit when a parameter has
+    states (so a bundle without them is byte for byte what it was)."""
+    params = payload.get("parameters") or ()
+    return FLAG_DISCRETE if any(isinstance(p, dict) and "states" in p for p in params) else 0
+
+
 def encode_bundle(payload: dict[str, Any]) -> bytes:
     """Return the complete bundle bytes (header + payload) for ``payload``."""
-    return frame_payload(pack_payload(payload))
+    return frame_payload(pack_payload(payload), payload_flags(payload))
 
 
 def read_header(data: bytes | bytearray | memoryview) -> BundleHeader:

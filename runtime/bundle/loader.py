@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime import vocabulary
-from rulec.runtime.bundle.format import check_container, unpack_payload
+from rulec.runtime.bundle.format import FLAG_DISCRETE, check_container, unpack_payload
 from rulec.runtime.bundle.signing import SignatureStatus, TrustedKey, check_signature
 from rulec.runtime.errors import BundleError
 
@@ -62,6 +62,16 @@ class ParameterSpec:
     deadband: float
     max_age_s: float | None
     channel: int | None
+    states: tuple[str, ...] = ()  # discrete: state names; the value is the state's index
+
+    @property
+    def discrete(self) -> bool:
+        return bool(self.states)
+
+    def state_index(self, word: str) -> int | None:
+        """The index of a state by its name (any case), or None."""
+        word = " ".join(word.lower().split())
+        return self.states.index(word) if word in self.states else None
 
 
 @dataclass(frozen=True)
@@ -243,7 +253,8 @@ def _load(data: bytes, trust: TrustedKey | None) -> Bundle:
     status = check_signature(container, trust)
     payload = unpack_payload(container.payload)
     header = container.header
-    return _build(payload, header.digest, header.format_version, status)
+    return _build(payload, header.digest, header.format_version, status,
+                  discrete=bool(header.flags & FLAG_DISCRETE))
 
 
 def _read_file(path: str | os.PathLike[str]) -> bytes:
@@ -411,12 +422,15 @@ def _meta(value: Any, version: int) -> dict[str, Any]:
     return meta
 
 
-def _parameters(value: Any) -> tuple[ParameterSpec, ...]:
+def _parameters(value: Any, discrete: bool = False) -> tuple[ParameterSpec, ...]:
+    """The parameter maps; ``discrete`` (header flag bit 1): a map may hold ``states``,
+    and at least one must."""
     keys = ("name", "unit", "aliases", "range", "deadband", "max_age_s", "channel")
     out = []
     for i, p in enumerate(_list(value, "parameters")):
         w = f"parameters[{i}]"
-        _map(p, w, keys)
+        has_states = discrete and isinstance(p, dict) and "states" in p
+        _map(p, w, (*keys, "states") if has_states else keys)
         aliases = tuple(
             _str(a, f"{w}.aliases[{j}]", nonempty=True)
             for j, a in enumerate(_list(p["aliases"], f"{w}.aliases"))
@@ -440,9 +454,26 @@ def _parameters(value: Any) -> tuple[ParameterSpec, ...]:
                 deadband=_float(p["deadband"], f"{w}.deadband", minimum=0.0),
                 max_age_s=_opt(p["max_age_s"], _float, f"{w}.max_age_s", minimum=0.0),
                 channel=_opt(p["channel"], _int, f"{w}.channel", minimum=0),
+                states=_states(p, w, lo, hi) if has_states else (),
             )
         )
+    if discrete and not any(p.states for p in out):
+        raise BundleError("nonzero header flags: bit 1 (discrete) is set but no parameter "
+                          "has states")
     return tuple(out)
+
+
+def _states(p: dict[str, Any], w: str, lo: float, hi: float) -> tuple[str, ...]:
+    """A discrete parameter's state names: unique, non-empty, and its range their indexes."""
+    states = tuple(_str(s, f"{w}.states[{j}]", nonempty=True)
+                   for j, s in enumerate(_list(p["states"], f"{w}.states")))
+    if len(states) < 2:
+        _fail(f"{w}.states", f"needs at least two states, has {len(states)}")
+    _unique(list(states), f"{w}.states", "state")
+    if (lo, hi) != (0.0, float(len(states) - 1)):
+        _fail(f"{w}.range", f"a discrete parameter's range is [0, {len(states) - 1}], "
+              f"not [{lo}, {hi}]")
+    return states
 
 
 def _name_indexes(params: tuple[ParameterSpec, ...]) -> tuple[dict[str, int], dict[str, int]]:
@@ -681,12 +712,13 @@ def _procedures(value: Any) -> tuple[dict[str, Any], ...]:
 
 
 def _build(
-    payload: dict[str, Any], digest: str, version: int, signature: SignatureStatus
+    payload: dict[str, Any], digest: str, version: int, signature: SignatureStatus,
+    discrete: bool = False,
 ) -> Bundle:
     """Validate every section, then assemble; nothing partial escapes on failure."""
     _map(payload, "payload", _SECTIONS)
     meta = _meta(payload["meta"], version)
-    parameters = _parameters(payload["parameters"])
+    parameters = _parameters(payload["parameters"], discrete)
     param_index, alias_index = _name_indexes(parameters)
     rules = _rules(payload["rules"])
     rule_index = _unique([r.id for r in rules], "rules", "id")

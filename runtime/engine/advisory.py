@@ -62,6 +62,10 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
             parts.append(_arithmetic(param.name, value, lo, hi, flags))
             continue
         label = param.name.replace("_", " ")
+        if param.states:  # "landing gear is extended": the state it is in
+            state = param.states[int(value)] if 0 <= value < len(param.states) else "?"
+            parts.append(f"{label} is {state}")
+            continue
         parts.append(
             f"{label} {with_unit(value, param.unit)} {relation_words(lo, hi, flags, param.unit)}"
         )

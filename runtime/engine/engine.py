@@ -40,7 +40,7 @@ from rulec.runtime.engine.proof import comparisons, proof
 from rulec.runtime.engine.proof import nearest as nearest_boundaries
 from rulec.runtime.engine.related import GraphPath
 from rulec.runtime.engine.rule_index import RuleIndex
-from rulec.runtime.engine.stream import Event, EventStream, to_number
+from rulec.runtime.engine.stream import Event, EventStream
 from rulec.runtime.errors import BundleError, KernelError, StateError
 from rulec.runtime.vocabulary import SEVERITY_RANK
 
@@ -231,13 +231,18 @@ class Engine:
         faults: list[SensorFault] = []
         for name, raw in state.items():
             index = self.rule_index.param(name)
-            value = to_number(name, raw)
+            value = self.rule_index.value(index, name, raw)
             reason = self.rule_index.invalid(index, value)
             if reason:
                 faults.append(SensorFault(self.bundle.parameters[index].name, value, reason))
             else:
                 x[index] = value
         return x, faults
+
+    def value_of(self, name: str, raw: Any) -> float:
+        """A value as a query, a CSV cell or JSON input gives it (for a discrete parameter
+        a state name or index), as the number the rules compare."""
+        return self.rule_index.value(self.rule_index.param(name), name, raw)
 
     def knows(self, name: str) -> bool:
         """Whether a name (or alias) is one of the bundle's parameters."""

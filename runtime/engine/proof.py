@@ -49,6 +49,7 @@ class Comparison:
     lo: float
     hi: float
     flags: int
+    states: tuple[str, ...] = ()  # a discrete parameter's: the value and bounds are indexes
 
     @property
     def known(self) -> bool:
@@ -82,8 +83,16 @@ class Comparison:
         return " and ".join(parts) or f"{v} present"
 
     def applies(self) -> str:
-        """Where the constraint holds, in words: "is below 20 psi"."""
+        """Where the constraint holds, in words: "is below 20 psi", "is extended"."""
+        if self.states:
+            return "is " + " or ".join(self.states[k] for k in range(len(self.states))
+                                       if self.lo <= k <= self.hi)
         return relation_words(self.lo, self.hi, self.flags, self.unit)
+
+    def state(self) -> str:
+        """The state a discrete value names ("?" for an index it does not have)."""
+        k = int(self.value)
+        return self.states[k] if 0 <= k < len(self.states) and k == self.value else "?"
 
     def label(self) -> str:
         return self.parameter.replace("_", " ")
@@ -110,6 +119,12 @@ class Comparison:
             return out
         out["test"] = self.test()
         out["holds"] = self.holds
+        if self.states:
+            out["state"] = self.state()
+            out["text"] = (f"{self.label()} is {self.state()}" if self.holds else
+                           f"{self.label()} is {self.state()}; the rule applies when "
+                           f"{self.label()} {self.applies()}")
+            return out
         shown = with_unit(self.value, self.unit)
         if self.holds:
             margin = self.margin()
@@ -139,7 +154,7 @@ def comparisons(bundle: Bundle, box: int, x: np.ndarray) -> list[Comparison]:
         axis = int(b.axis[c])
         param = bundle.parameters[axis]
         out.append(Comparison(axis, param.name, param.unit, float(x[axis]), float(b.lo[c]),
-                              float(b.hi[c]), int(b.flags[c])))
+                              float(b.hi[c]), int(b.flags[c]), param.states))
     return out
 
 

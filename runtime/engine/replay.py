@@ -13,11 +13,14 @@ from rulec.runtime.errors import StateError
 
 
 def read_samples(
-    path: Path, known: Callable[[str], bool] | None = None
+    path: Path, known: Callable[[str], bool] | None = None,
+    value: Callable[[str, str], float] | None = None,
 ) -> Iterator[tuple[float, dict[str, float]]]:
     """Yield (t, {name: value}) rows; a malformed row fails naming the file and line.
 
-    `known`, when given, vets the header's parameter names before any row is read.
+    `known`, when given, vets the header's parameter names before any row is read;
+    `value(name, cell)` reads a cell (a discrete parameter's state name or index), a
+    plain number otherwise.
     """
     try:
         raw = path.read_bytes()
@@ -61,7 +64,8 @@ def read_samples(
             sample = {}
             for i, cell in enumerate(row):
                 if i != t_col and cell.strip():
-                    sample[names[i]] = _float(cell, path, line, names[i])
+                    sample[names[i]] = (_float(cell, path, line, names[i]) if value is None
+                                        else _value(value, cell, path, line, names[i]))
             yield t, sample
     except csv.Error as exc:
         raise StateError(f"{path}:{reader.line_num}: unreadable CSV: {exc}") from None
@@ -74,3 +78,11 @@ def _float(cell: str, path: Path, line: int, column: str) -> float:
         raise StateError(
             f"{path}:{line}: {column} value {cell.strip()!r} is not a number"
         ) from None
+
+
+def _value(value: Callable[[str, str], float], cell: str, path: Path, line: int,
+           column: str) -> float:
+    try:
+        return value(column, cell.strip())
+    except StateError as exc:
+        raise StateError(f"{path}:{line}: {exc}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +17,25 @@ from rulec.runtime.backend import BackendName
 from rulec.runtime.bundle.loader import Bundle
 from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.errors import StateError
+
+
+def to_number(name: str, raw: Any, states: tuple[str, ...] = ()) -> float:
+    """A number given as a number or its text; `states`: what else a discrete parameter
+    takes, named in the error."""
+    what = f"a state ({', '.join(states)}) or a number" if states else "a number"
+    if isinstance(raw, bool):
+        raise StateError(f"value of {name!r} must be {what}, not {raw!r}")
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    if not isinstance(raw, str):
+        raise StateError(f"value of {name!r} must be {what}, not {raw!r}")
+    try:
+        return float(raw.strip())
+    except ValueError:
+        if states:
+            raise StateError(f"value of {name!r} is not one of its states "
+                             f"({', '.join(states)}): {raw!r}") from None
+        raise StateError(f"value of {name!r} is not a number: {raw!r}") from None
 
 
 class RuleIndex:
@@ -49,6 +69,20 @@ class RuleIndex:
             known = ", ".join(p.name for p in self.bundle.parameters) or "none"
             raise StateError(f"unknown parameter {name!r} (known: {known})")
         return index
+
+    def value(self, index: int, name: str, raw: Any) -> float:
+        """A value as given (a number, its text, or for a discrete parameter a state name
+        or index) as the number the boxes compare: a discrete parameter's is the index."""
+        spec = self.bundle.parameters[index]
+        if spec.states and isinstance(raw, str):
+            found = spec.state_index(raw)
+            if found is not None:
+                return float(found)
+        number = to_number(name, raw, spec.states)
+        if spec.states and math.isfinite(number) and number != int(number):
+            raise StateError(f"value of {name!r} must be a state ({', '.join(spec.states)}) "
+                             f"or its index 0..{len(spec.states) - 1}, not {raw!r}")
+        return number
 
     def invalid(self, index: int, value: float) -> str:
         """Why a value cannot be believed ("not a number", "below range", ...), or ""."""

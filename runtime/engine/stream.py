@@ -138,13 +138,13 @@ class EventStream:
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
         """Advance the stream to time t with new samples; return raise/clear/fault events."""
         index_of = self.bundle.param_index
-        param = self._rules.param
+        param, value = self._rules.param, self._rules.value
         last_value, last_time = self.last_value, self.last_time
         for name, raw in state.items():
             index = index_of.get(name)
             if index is None:
                 index = param(name)
-            last_value[index] = raw if type(raw) is float else to_number(name, raw)
+            last_value[index] = raw if type(raw) is float else value(index, name, raw)
             last_time[index] = t
         return self._advance(t)
 
@@ -315,16 +315,3 @@ class EventStream:
         self.acked.clear()
         self._invalid_rules.clear()
         self.faults.clear()
-
-
-def to_number(name: str, raw: Any) -> float:
-    if isinstance(raw, bool):
-        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
-    if isinstance(raw, (int, float)):
-        return float(raw)
-    if not isinstance(raw, str):
-        raise StateError(f"value of {name!r} must be a number, not {raw!r}")
-    try:
-        return float(raw.strip())
-    except ValueError:
-        raise StateError(f"value of {name!r} is not a number: {raw!r}") from None

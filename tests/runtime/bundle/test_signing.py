@@ -220,12 +220,18 @@ def test_every_bit_of_the_block_is_covered(packed: dict[str, bytes], keys: dict[
 def test_flag_bits(packed: dict[str, bytes], keys: dict[str, Path]) -> None:
     unsigned = frame_payload(packed["base"])
     signed = sign_packed_payload(packed["base"], signer(keys))
-    for bit in range(1, 16):  # every bit but the signed flag stays reserved
+    for bit in range(2, 16):  # every bit but the signed and discrete flags stays reserved
         for data in (unsigned, signed):
             flags = int.from_bytes(data[6:8], "little") | (1 << bit)
             bad = data[:6] + flags.to_bytes(2, "little") + data[8:]
             with pytest.raises(BundleError, match=rf"^nonzero header flags 0x{flags:04x}: bits"):
                 load_bundle(bad)
+    for data in (unsigned,):  # the discrete flag on a bundle without states (a signed one
+        # fails its signature first: the flag is in the signed bytes)
+        bad = data[:6] + (int.from_bytes(data[6:8], "little") | 2).to_bytes(2, "little") + (
+            data[8:])
+        with pytest.raises(BundleError, match=r"^nonzero header flags: bit 1 \(discrete\)"):
+            load_bundle(bad)
     with pytest.raises(BundleError, match=r"^nonzero header flags 0x0001: the signed flag"):
         load_bundle(flip(unsigned, 6))  # flag without a block
     with pytest.raises(BundleError, match=r"^trailing bytes: .* \(100 extra\)"):
