@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable, words_of
 from rulec.compiler.model.rules import All, AnyOf, Atom, Condition, Not
 from rulec.compiler.model.units import Unit, match_unit_phrase
 
@@ -185,6 +186,8 @@ class FoundAtom:
     requirement: bool = False  # stated as what must hold ("must not exceed")
     inner: str = ""  # parameter words between comparison and number ("above a pressure of 5")
     negated: bool = False  # a requirement said with not/never: the op is the written one's negation
+    states: tuple[str, ...] = ()  # a discrete parameter in one of these states
+    not_state: bool = False  # "is not running": in none of them
 
 
 @dataclass
@@ -204,6 +207,7 @@ class ParsedCondition:
     start: int = 0  # character offset where the first parameter phrase starts
     comparison_start: int = 0  # character offset where the first comparison starts
     problems: list[str] = field(default_factory=list)
+    needs_review: bool = False  # refused for a word the manifest may lack (a state)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -293,6 +297,7 @@ def parse_condition(
     resolve_by_unit: Callable[[Unit], tuple[str, str] | None] | None = None,
     trailing_action: bool = False,
     known: Callable[[str], bool] | None = None,
+    table: ParameterTable | None = None,
 ) -> ParsedCondition:
     """Parse a condition text; `resolve(phrase)` maps words to (parameter, label).
 
@@ -309,8 +314,17 @@ def parse_condition(
     if duration is not None and duration.seconds < 0:
         # "for more than -15 s": no time can last that; refused, not read as no duration
         return ParsedCondition(None, atoms, None, problems=["a duration cannot be negative"])
-    if not atoms:
+    states: list[FoundAtom] = []
+    if table is not None and any(info.states for info in table.params.values()):
+        states, unknown = find_states(tokens, table)
+        if unknown:
+            return ParsedCondition(None, atoms, duration, problems=unknown, needs_review=True)
+        held = {k for a in states for k in range(a.first, a.last + 1)}
+        atoms = [a for a in atoms if not held & set(range(a.first, a.last + 1))]
+    if not atoms and not states:
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
+    if states:
+        atoms = sorted([*atoms, *states], key=lambda a: a.first)
     _name_atoms(text, tokens, atoms, resolve, resolve_by_unit, problems)
     if any(a.param is None for a in atoms):
         return ParsedCondition(None, atoms, duration, problems=problems)
@@ -573,6 +587,123 @@ _WORD_DURATION = re.compile(
 _EVENT_COUNT = re.compile(
     r"\b(?:twice|three times|(?:\d+|two|three|four|five) times|more than once)\b"
     r"(?:\s+(?:within|in|per|during)\b[^,;]*)?", re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- states
+
+_STATE_VERBS = frozenset({"is", "are", "was", "were", "remains", "remain", "stays", "stay"})
+_PHASE_WORDS = frozenset({"during", "in", "throughout"})
+
+
+def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundAtom], list[str]]:
+    """The comparisons of discrete parameters a text makes, and why a state is not read
+    (a word the manifest does not know after "the <alias> is"): "while the engine is
+    running", "with the landing gear extended", "the cabin door is not open", "during
+    takeoff" (a phase), "in auto mode"."""
+    words = [_word_form(t) for t in tokens]
+    found: list[FoundAtom] = []
+    unknown: list[str] = []
+    i = 0
+    while i < len(tokens):
+        atom = _phase_at(tokens, words, i, table) or _mode_at(tokens, words, i, table)
+        if atom is not None:
+            found.append(atom)
+            i = atom.last + 1
+            continue
+        hit = table.alias_at(words, i) if tokens[i].kind == "word" else None
+        if hit is None:
+            i += 1
+            continue
+        name, length = hit
+        info = table.params[name]
+        if not info.states:
+            i += length
+            continue
+        k, said, negated = i + length, False, False
+        if k < len(tokens) and words[k] in _STATE_VERBS:
+            k, said = k + 1, True
+            if k < len(tokens) and words[k] in ("not", "never"):
+                k, negated = k + 1, True
+            if k < len(tokens) and words[k] == "in":
+                k += 1
+        state = _state_at(info, words, k)
+        if state is None:
+            if said and k < len(tokens) and tokens[k].kind == "word" and (
+                    words[k] not in _VERB_GAP and words[k] not in _NOT_A_STATE_WORD):
+                unknown.append(f"{name} has no state {tokens[k].text!r} (its states: "
+                               f"{', '.join(info.states)})")
+            i += length
+            continue
+        value, size = state
+        atom = FoundAtom(i, k + size - 1, "in", Decimal(0), None)
+        atom.param, atom.label = name, " ".join(t.text for t in tokens[i:i + length])
+        atom.states, atom.not_state = (value,), negated
+        found.append(atom)
+        i = atom.last + 1
+    return found, unknown
+
+
+# Words after "the <alias> is" that begin something other than a state: a comparison, a
+# number, an article.
+_NOT_A_STATE_WORD = frozenset({"a", "an", "the", "more", "less", "greater", "higher", "lower",
+                               "above", "below", "over", "under", "between", "within",
+                               "outside", "at", "equal", "than", "no", "off", "on", "to",
+                               "from", "of", "by", "and", "or"})
+
+
+def _word_form(tok: Token) -> str:
+    """A token as alias words are stored (lower case, plural folded)."""
+    found = words_of(tok.text)
+    return found[0] if len(found) == 1 else tok.low
+
+
+def _state_at(info: ParameterInfo, words: list[str], k: int) -> tuple[str, int] | None:
+    """(state, number of words) of the state or phrase of one that starts at ``words[k]``,
+    longest first."""
+    for size in (4, 3, 2, 1):
+        if k + size <= len(words):
+            state = info.state_of(" ".join(words[k:k + size]))
+            if state is not None:
+                return state, size
+    return None
+
+
+def _phase_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
+              ) -> FoundAtom | None:
+    """"during takeoff", "in cruise", "throughout the climb": a phase named alone."""
+    if words[i] not in _PHASE_WORDS:
+        return None
+    k = i + 1 + (i + 1 < len(words) and words[i + 1] in ("the", "a"))
+    for info in table.params.values():
+        if info.phase and info.states:
+            state = _state_at(info, words, k)
+            if state is not None:
+                atom = FoundAtom(i, k + state[1] - 1, "in", Decimal(0), None)
+                atom.param, atom.label, atom.states = info.name, info.name.replace("_", " "), (
+                    state[0],)
+                return atom
+    return None
+
+
+def _mode_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
+             ) -> FoundAtom | None:
+    """"in AUTO mode": a state said before its parameter's alias."""
+    if words[i] != "in" or i + 2 >= len(words):
+        return None
+    for info in table.params.values():
+        if not info.states:
+            continue
+        state = _state_at(info, words, i + 1)
+        if state is None:
+            continue
+        after = i + 1 + state[1]
+        hit = table.alias_at(words, after) if after < len(words) else None
+        if hit is not None and hit[0] == info.name:
+            atom = FoundAtom(i, after + hit[1] - 1, "in", Decimal(0), None)
+            atom.param, atom.states = info.name, (state[0],)
+            atom.label = " ".join(t.text for t in tokens[after:after + hit[1]])
+            return atom
+    return None
 
 
 # ---------------------------------------------------------------- durations
@@ -872,6 +1003,9 @@ def _shared_comparisons(
     otherwise go unread."""
     out: list[FoundAtom] = []
     for n, atom in enumerate(atoms):
+        if atom.states:
+            out.append(atom)  # a state comparison names its parameter itself
+            continue
         lower = atoms[n - 1].last + 1 if n > 0 else 0
         joint = _phrase_start(tokens, atoms, n) - 1
         shared: list[FoundAtom] = []
@@ -962,6 +1096,8 @@ def _name_atoms(
     problems: list[str],
 ) -> None:
     for n, atom in enumerate(atoms):
+        if atom.states:
+            continue  # named where it was found
         start = _phrase_start(tokens, atoms, n)
         words = [t.low for t in tokens[start:atom.first]]
         gap: list[str] = []
@@ -979,8 +1115,11 @@ def _name_atoms(
             del words[-never:]  # "shall at no time be less than": never
             gap.insert(0, "never")
         atom.phrase = " ".join(t.text for t in tokens[start:start + len(words)])
-        imperative = start == 0 and bool(gap) and gap[0] in ("do", "don't", "never") and not (
-            words)
+        # "Do not exceed N", and after a clause that says when: "With the gear extended,
+        # do not exceed 140 kt", "During takeoff, never exceed 2,700 rpm"
+        opens = start == 0 or (tokens[start - 1].text == "," and any(
+            a.states for a in atoms[:n]))
+        imperative = opens and bool(gap) and gap[0] in ("do", "don't", "never") and not words
         atom.requirement = imperative or any(_is_modal(gap, k) for k in range(len(gap))) or (
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
             tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
@@ -1022,7 +1161,7 @@ def _name_atoms(
                 number = next(t for t in reversed(tokens[atom.first:atom.last + 1])
                               if t.kind == "num")
                 resolved = resolve(_unit_and_after(text, number, after))
-        if resolved is None and n > 0 and not _has_noun(atom.phrase):
+        if resolved is None and n > 0 and not _has_noun(atom.phrase) and not atoms[n - 1].states:
             prev = atoms[n - 1]
             same_kind = prev.unit is None or atom.unit is None or (
                 prev.unit.dimension == atom.unit.dimension)
@@ -1167,6 +1306,9 @@ def _build(items: list[object]) -> Condition:
                 pos += 1
             return inner
         assert isinstance(item, FoundAtom) and item.param is not None
+        if item.states:
+            atom = Atom.in_states(item.param, item.states, item.label)
+            return Not(atom) if item.not_state else atom
         return Atom(item.param, item.op, item.value, item.unit.symbol if item.unit else None,
                     item.label)
 

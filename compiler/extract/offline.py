@@ -872,7 +872,7 @@ def _extract_statement(
         return
     kind, cond_text, action, subject_mode = shape
     parsed = parse_condition(cond_text, params.resolve, _by_unit(params),
-                             trailing_action=subject_mode, known=params.knows)
+                             trailing_action=subject_mode, known=params.knows, table=params)
     if parsed.condition is not None and kind == "if_not":
         parsed.condition, kind = Not(parsed.condition), "if_then"
     elif parsed.condition is not None and kind == "keep":
@@ -882,9 +882,10 @@ def _extract_statement(
         _not_a_rule(st, body, params, out, "an order that names no reading")
         return
     if parsed.condition is None:
-        if kind in ("if_then", "if_not", "keep") or parsed.atoms:
+        if kind in ("if_then", "if_not", "keep") or parsed.atoms or parsed.needs_review:
             reason = "; ".join(parsed.problems) or "condition not understood"
-            out.problems.append(Problem(st.file, st.line, reason, st.text, page=st.page))
+            out.problems.append(Problem(st.file, st.line, reason, st.text, page=st.page,
+                                        kind=NEEDS_REVIEW if parsed.needs_review else UNREADABLE))
         else:
             _not_a_rule(st, body, params, out, "; ".join(parsed.problems))
         return

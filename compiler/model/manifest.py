@@ -119,6 +119,9 @@ class _Locator:
             return None
         end = self._find(r"\s*\[", start) or len(self.lines) + 1
         found = self._find(rf"\s*{self._key(key)}\s*=", start, end - 1)
+        if found is None:  # a sub-table: [parameters.NAME.KEY]
+            found = self._find(rf"\s*\[\s*parameters\s*\.\s*{self._key(name)}\s*\.\s*"
+                               rf"{self._key(key)}\s*\]")
         return found or start
 
     def top(self, key: str) -> int | None:

@@ -107,6 +107,15 @@ class ParameterTable:
             return self._infer(phrase)
         return None
 
+    def alias_at(self, words: list[str], i: int) -> tuple[str, int] | None:
+        """(parameter, number of words) of the longest alias starting at ``words[i]``
+        (words as ``words_of`` gives them), or None."""
+        for n in range(min(self._longest, len(words) - i), 0, -1):
+            place = self._first.get(tuple(words[i:i + n]))
+            if place is not None:
+                return self._aliases[place][1], n
+        return None
+
     def named_in(self, text: str) -> list[str]:
         """The parameters whose aliases run, word for word, somewhere in the text (the
         longest alias at each place; nothing is inferred)."""

@@ -40,6 +40,7 @@ CORPORA = {
 IN_PROCESS = {
     "heldout": REPO / "tests" / "corpora" / "heldout",
     "real": REPO / "tests" / "corpora" / "real",
+    "discrete": REPO / "tests" / "corpora" / "discrete",
 }
 RULEC = f"{shlex.quote(sys.executable)} -m rulec.compiler.cli"
 TIMEOUT_S = 600
@@ -163,6 +164,11 @@ def test_heldout_corpus():
     passed, lines = in_process("heldout")
     tail = "\n".join(lines[-40:])
     assert passed == len(case_ids(IN_PROCESS["heldout"])) > 0, tail
+
+
+def test_discrete_corpus():
+    passed, lines = in_process("discrete")
+    assert passed == len(case_ids(IN_PROCESS["discrete"])) > 0, "\n".join(lines[-40:])
 
 
 def test_real_documents_fire_no_rule_the_text_forbids_and_keep_what_passes():
