@@ -417,6 +417,14 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
 
     before = [t for t in tokens[:first] if t.kind == "word"]
     words = [t.low for t in before]
+    cuts = [k for k, t in enumerate(tokens[:first]) if t.text == ","]
+    clause = [t.low for t in tokens[:cuts[-1]] if t.kind == "word"] if cuts else []
+    if not trailing_action and any(w in _VERB_GAP for w in clause) and content(
+            [w for w in clause if w not in _VERB_GAP]):
+        # "When sodium chloride aerosol is used, the relative humidity ... shall not
+        # exceed 50 percent": a clause of the condition (it has a verb) that compares
+        # nothing; a name before a comma ("Rotor speed (NR), power on, ...") is no clause
+        return " ".join(t.text for t in tokens[:cuts[-1]] if t.kind != "punct")
     if trailing_action:
         # "The employer shall establish and maintain a program ... by making testing
         # available to all employees whose exposures equal or exceed N": the comparison
@@ -490,8 +498,11 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
             k -= 1  # the subject's words, numbers in names included
         placed.update(range(k, atom.last + 1))
         following = [t.low for t in tokens[atom.last + 1:atom.last + 4]]
-        if atom.op == "==" and following[:1] and following[0] in _RELATIVE_WORDS and (
-                following[1:2] == ["than"] or following[1:2] and following[1] in _REFERENCE):
+        # "5 K above the ambient temperature" (said as a value), "not be greater than
+        # 15 psi less than the air compressor governor ... setting" (any comparison)
+        if following[:1] and following[0] in _RELATIVE_WORDS and (
+                following[1:2] == ["than"] or atom.op == "==" and following[1:2]
+                and following[1] in _REFERENCE):
             return (f"a threshold relative to another quantity is not read: "
                     f"{_span(text, tokens, atom.first, atom.last + 3)!r}")
     end = atoms[-1].last if trailing_action else len(tokens) - 1

@@ -1215,13 +1215,25 @@ def _condition_colon_action(body: str) -> tuple[str, str] | None:
     return head, tail
 
 
+# A list title that says what its entries require, not what they set off.
+_REQUIREMENT_TITLE = re.compile(
+    r"\b(?:shall|must)\s+(?:(?:at least|also|not)\s+)?(?:meet|include|contain|have|comply|"
+    r"satisfy|conform|remain|be kept|be maintained)\b", re.IGNORECASE)
+
+
 def _listed_condition(body: str, title: str) -> tuple[str, str, str, bool] | None:
     """An entry of a list whose title gives the order ("... initiates a master fuel trip on
     any one of the following causes:"), naming its condition alone or after a label:
     "C1  Fuel gas pressure low-low (2oo3): fuel gas pressure below 5 psig"."""
     label, colon, rest = body.partition(":")
     cond = rest if colon and _has_comparison(rest) and not _has_comparison(label) else body
-    return ("if_then", cond, title, False) if _has_comparison(cond) else None
+    if not _has_comparison(cond):
+        return None
+    if _REQUIREMENT_TITLE.search(title) and not _CONSEQUENCE.search(title):
+        # "Compressed breathing air shall meet at least the requirements ..., to include:
+        # (C) Carbon monoxide (CO) content of 10 ppm or less;": each entry must hold
+        return "keep", cond, title, False
+    return "if_then", cond, title, False
 
 
 def _predicate_then_order(cond_text: str, parsed: ParsedCondition) -> bool:
