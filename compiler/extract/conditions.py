@@ -876,7 +876,7 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
         (["within", "the", "tolerance", "of"], "between"),
         (["within", "the", "limits", "of"], "between"),
         (["between"], "between"), (["within"], "between"), (["from"], "between"),
-        (["range", "of"], "between"),
+        (["range", "of"], "between"), (["of"], "between"),
     ):
         if back[-len(pattern):] == pattern:
             if kind == "between" and pattern == ["from"] and words[i + 1] != "to" and not dashed:
@@ -903,23 +903,26 @@ def _range_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None
 def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom | None:
     tok = tokens[i]
     assert tok.value is not None
+    # "5 milligrams per cubic meter of air or less": what the unit is of, before "or less"
+    base = i + 2 if tok.unit is not None and words[i + 1:i + 2] == ["of"] and (
+        i + 3 < len(tokens) and tokens[i + 2].kind == "word" and words[i + 3] == "or") else i
     postfix: tuple[int, int, str] | None = None  # (place in _POSTFIX_OPS, length, op)
     for n, table in _POSTFIX_BY_LENGTH:
-        after = i + 1 + n
+        after = base + 1 + n
         if after < len(tokens) and (tokens[after].kind == "num" or words[after] == "than" or (
                 after + 1 < len(tokens) and words[after + 1] == "than")):
             # "80 °C or below 5 °C", "-5 % or more positive than +5 %": a second
             # comparison, not "80 or below"
             continue
-        found = table.get(tuple(words[i + 1:after]))
+        found = table.get(tuple(words[base + 1:after]))
         if found is not None and (postfix is None or found[0] < postfix[0]):
             postfix = (found[0], n, found[1])
-    if postfix is not None and (words[i + postfix[1]] not in _SIGN_WORDS or tok.value == 0):
+    if postfix is not None and (words[base + postfix[1]] not in _SIGN_WORDS or tok.value == 0):
         _, n, op = postfix
         first = i
         if i > 0 and words[i - 1] in ("of", "is", "are", "at", "reaches", "reach", "be"):
             first = i - 1
-        return FoundAtom(first, i + n, op, tok.value, tok.unit)
+        return FoundAtom(first, base + n, op, tok.value, tok.unit)
     prefix = _prefix_op(words, i)
     if prefix is not None:
         n, op = prefix

@@ -29,6 +29,11 @@ from rulec.compiler.model.units import Unit, units_compatible
 from rulec.compiler.read.statements import PARAGRAPH_MARK, Statement
 from rulec.runtime.vocabulary import SEVERITIES
 
+# A word that links a sentence to the one before, ahead of its condition: "On the other
+# hand, if the RH is greater than 85% ..., then ...".
+_DISCOURSE = re.compile(r"^(?:on the other hand|however|otherwise|in addition|similarly|"
+                        r"likewise|conversely|alternatively|further(?:more)?|also),\s*",
+                        re.IGNORECASE)
 _LEADING_CONDITIONAL = re.compile(
     r"^(?:if|when|whenever|once|while|whilst|should|in case|as soon as|in the event that|"
     r"where|any time|each time)\b\s*",
@@ -100,6 +105,8 @@ _MAX_MIN_TRAILING = re.compile(
 # room) shall ...") stands between a parameter and its comparison; it is read past.
 # One-word brackets stay: "Cell voltage (min): 3.0 V", "oil temperature (OT)".
 _PARENTHETICAL = re.compile(r"\s*\((?=[^()\d]*\s)[^()\d]*\)")
+# The basis of a concentration, said after its name: "Oxygen content (v/v) of 19.5-23.5%".
+_BASIS = re.compile(r"\s*\((?:v/v|w/w|w/v|m/m|vol\.?|wt\.?|mol)\)", re.IGNORECASE)
 # A clause's own number: "(3) If the pool temperature ...", "b) ...", "6.3.2   If the
 # particle count ..." (a section number before a capital, not a value like "0.5 µm").
 _ENUMERATOR = re.compile(
@@ -386,6 +393,7 @@ def extract(
         if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
             continue
         if st.kind == "title" and not _conditional_title(st.text):
+            _title_not_read(st, params, out)
             continue
         following = _following_step(statements, index)
         for part in _compound_parts(st, params, used_ids):
@@ -730,8 +738,19 @@ def _list_titles(statements: list[Statement]) -> dict[int, str]:
 def _conditional_title(text: str) -> bool:
     """A list introduced by a condition is a rule that starts it: "If the system A
     pressure drops below 1,500 psi for more than 10 seconds, accomplish the following:"."""
-    cleaned = _clean(text)
+    cleaned = _DISCOURSE.sub("", _clean(text))
     return bool(_LEADING_CONDITIONAL.match(cleaned)) and _has_comparison(cleaned)
+
+
+def _title_not_read(st: Statement, params: ParameterTable, out: Extraction) -> None:
+    """A title no rule is read from: listed for review when it looks like a rule (a rule
+    word and a reading of a parameter), so that it is never a silent miss."""
+    body = _clean(st.text).rstrip(":").strip()
+    named = _rule_like(body, params) if _DIGIT.search(body) else ""
+    if named and _descriptive_reason(body) is None:
+        out.problems.append(Problem(
+            st.file, st.line, f"a title that looks like a rule on {named}: the rule it "
+            "introduces is not read", st.text, kind=NEEDS_REVIEW, page=st.page))
 
 
 def _looks_like_rule(text: str) -> bool:
@@ -756,6 +775,8 @@ def _statement_body(text: str, kept: frozenset[str] = frozenset()
     text = _PARENTHETICAL.sub(lambda m: m.group(0) if m.group(0).strip() in kept else "",
                               _clean(text))
     if "(" in text:
+        text = _BASIS.sub("", text)
+    if "(" in text:
         text = _INITIALISM.sub(_without_initialism, text)
     text = _BRACKET_LABEL.sub("", _ENUMERATOR.sub("", text))
     req = requirement_id(text)
@@ -772,6 +793,9 @@ def _statement_body(text: str, kept: frozenset[str] = frozenset()
         text = text[label.end():]
         severity_word = severity_word or "alarm"  # a named alarm: its condition is a rule
     text = _EITHER_VERB.sub(r"\g<verb>", text)
+    discourse = _DISCOURSE.match(text)
+    if discourse and _LEADING_CONDITIONAL.match(text, discourse.end()):
+        text = text[discourse.end():]
     never = _LEADING_NEVER.match(text)
     if never:
         text = "Do not let " + text[never.end():]

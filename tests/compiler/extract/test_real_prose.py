@@ -41,7 +41,9 @@ def bare(cond: dict[str, Any]) -> Any:
     """(param, op, value as float), or ("not", that)."""
     if "not" in cond:
         return ("not", bare(cond["not"]))
-    return (cond["param"], cond["op"], float(cond["value"]))
+    value = cond["value"]
+    return (cond["param"], cond["op"],
+            tuple(map(float, value)) if isinstance(value, list) else float(value))
 
 
 @pytest.mark.parametrize(("sentence", "reading"), [
@@ -196,3 +198,58 @@ def test_a_duration_of_a_comparison_stays_one_before_of() -> None:
         "the pump.\n", "m.txt"), table())
     (rule,) = found.rules
     assert rule.duration_s == 1800
+
+
+def breathing_air() -> ParameterTable:
+    out = ParameterTable()
+    for name, aliases, unit in (
+        ("oxygen", ("oxygen content",), "percent"),
+        ("hydrocarbon", ("hydrocarbon (condensed) content", "hydrocarbon content"), "mg/m3"),
+        ("carbon_monoxide", ("carbon monoxide (co) content", "carbon monoxide"), "ppm"),
+        ("rh", ("rh", "relative humidity"), "percent"),
+        ("temperature", ("temperature",), "degF"),
+    ):
+        out.add(ParameterInfo(name, aliases, unit))
+    return out
+
+
+def read_air(text: str) -> Any:
+    return extract(split_statements(text, "m.md"), breathing_air())
+
+
+def test_the_entries_of_a_requirement_list_must_hold() -> None:
+    found = read_air(
+        "(ii) Compressed breathing air shall meet at least the requirements for Grade D "
+        "breathing air described in ANSI/Compressed Gas Association Commodity Specification "
+        "for Air, G-7.1-1989, to include:\n\n"
+        "(A) Oxygen content (v/v) of 19.5-23.5%;\n\n"
+        "(B) Hydrocarbon (condensed) content of 5 milligrams per cubic meter of air or less;\n\n"
+        "(C) Carbon monoxide (CO) content of 10 ppm or less;\n")
+    got = sorted((r.kind, bare(condition_to_json(r.condition))) for r in found.rules
+                 if r.condition is not None)
+    assert ("constraint", ("not", ("carbon_monoxide", "<=", 10.0))) in got
+    assert ("constraint", ("not", ("hydrocarbon", "<=", 5.0))) in got
+    assert ("constraint", ("not", ("oxygen", "between", (19.5, 23.5)))) in got
+    assert all(kind == "constraint" for kind, _ in got)
+
+
+def test_a_clause_with_a_verb_before_the_first_comparison_is_refused() -> None:
+    found = read_air("(12) When sodium chloride aerosol is used, the relative humidity inside "
+                     "the test chamber shall not exceed 50 percent.\n")
+    assert not found.rules
+    assert "sodium chloride aerosol is used" in found.problems[0].reason
+
+
+def test_a_threshold_less_than_another_setting_is_refused() -> None:
+    found = read_air("The temperature shall not be greater than 15 degrees F less than the "
+                     "governor setting.\n")
+    assert not found.rules and "relative to another quantity" in found.problems[0].reason
+
+
+def test_a_condition_after_a_linking_phrase_and_a_rule_like_title_are_read() -> None:
+    found = read_air("On the other hand, if the RH is greater than 85% and the temperature is "
+                     "between 80 and 87 degrees F, then the following adjustment is added to "
+                     "HI:\n")
+    (rule,) = found.rules
+    assert rule.condition is not None and rule.kind == "if_then"
+    assert bare(condition_to_json(rule.condition).get("all", [{}])[0]) == ("rh", ">", 85.0)
