@@ -228,6 +228,24 @@ down the engine." gives
 "oil_pressure", "op": "<", "value": 13, "unit": "psi"}, "action": "shut down the engine", \
 "duration": {"seconds": 10, "inclusive": false}}"""
 
+# Said only when the manifest has discrete parameters, so that the prompt of every other
+# manifest stays what it was.
+DISCRETE_NOTE = (
+    "A parameter listed with states is discrete: compare it with a state, never a number: "
+    "{\"param\": P, \"op\": \"==\", \"state\": S}, {\"param\": P, \"op\": \"!=\", "
+    "\"state\": S} or {\"param\": P, \"op\": \"in\", \"states\": [S, ...]}, S one of "
+    "its states (a word listed after it in brackets means that state): \"while the engine "
+    "is running\" -> {\"param\": \"engine\", \"op\": \"==\", \"state\": \"running\"}. "
+    "A phase parameter's states stand alone in the text (\"during takeoff\").")
+
+
+def _states_shown(info: ParameterInfo) -> str:
+    """"states: retracted (up), extended (down); phase" for the parameter list."""
+    said = [f"{s} ({', '.join(info.phrases[s])})" if info.phrases.get(s) else s
+            for s in info.states]
+    return "states: " + ", ".join(said) + ("; phase" if info.phase else "")
+
+
 _NO_MANIFEST = ("Parameters: none are listed. Name each parameter in snake_case from the "
                 "words the statement uses for it (\"the oil temperature\" -> oil_temperature).")
 
@@ -245,7 +263,12 @@ def build_messages(chunk: ChunkInput, params: ParameterTable) -> list[dict[str, 
             if info.inferred:
                 continue
             aliases = ", ".join(info.aliases) or info.name.replace("_", " ")
+            if info.states:
+                lines.append(f"- {info.name}: {aliases} [{_states_shown(info)}]")
+                continue
             lines.append(f"- {info.name}: {aliases} [{info.unit_symbol or 'no unit'}]")
+        if any(info.states for info in params.params.values()):
+            lines.append(DISCRETE_NOTE)
         head = "\n".join(lines)
     numbered = [f"[{n}] {_shown(st)}" for n, st in enumerate(chunk.statements, 1)]
     user = "\n".join([head, "", "Statements of the chunk:", STATEMENTS_BEGIN, *numbered,

@@ -172,7 +172,10 @@ def ground_rule(rule: Rule, chunk_text: str, params: ParameterTable, *,
     reasons: list[str] = []
     if rule.condition is not None:
         for atom in _atoms(rule.condition):
-            reasons.extend(_ground_atom(atom, found, chunk_text, params))
+            if atom.states:
+                reasons.extend(_ground_state(atom, statement, chunk_text, params))
+            else:
+                reasons.extend(_ground_atom(atom, found, chunk_text, params))
     if rule.duration_s is not None:
         reasons.extend(_ground_duration(rule.duration_s, found))
     # The template usually restates the action: report a number there only once.
@@ -197,6 +200,31 @@ def _atoms(cond: Condition) -> list[Atom]:
     if isinstance(cond, Not):
         return _atoms(cond.item)
     return [a for item in cond.items for a in _atoms(item)]
+
+
+def _ground_state(atom: Atom, statement: str, chunk_text: str, params: ParameterTable
+                  ) -> list[str]:
+    """A state comparison is grounded when its parameter is discrete and has the states,
+    each state (or a phrase of it) is written in the statement, and the parameter is named
+    in the chunk (a phase's states stand alone: "during takeoff")."""
+    info = params.params.get(atom.param)
+    if info is None or not info.states:
+        return [f"parameter {atom.param!r} has no states: it is not compared with "
+                f"{', '.join(atom.states)}"]
+    reasons = []
+    words = words_of(statement)
+    for state in atom.states:
+        if state not in info.states:
+            reasons.append(f"{atom.param} has no state {state!r} (its states: "
+                           f"{', '.join(info.states)})")
+            continue
+        said = (state, *info.phrases.get(state, ()))
+        if not any(_contains(words, words_of(w)) for w in said):
+            reasons.append(f"state {state!r} of {atom.param} is not written in the source "
+                           "statement")
+    if not info.phase:
+        reasons.extend(_ground_param(atom.param, chunk_text, params, []))
+    return reasons
 
 
 def _ground_atom(atom: Atom, found: list[Quantity], chunk_text: str,

@@ -158,6 +158,8 @@ def normalize_condition(cond: Condition,
 
 
 def _atom(atom: Atom, units: Mapping[str, str | None]) -> tuple[Any, ...]:
+    if atom.states:
+        return ("state", atom.param, tuple(sorted(atom.states)))
     unit_text = atom.unit if atom.unit is not None else units.get(atom.param)
     values = atom.value if isinstance(atom.value, tuple) else (atom.value,)
     try:

@@ -428,3 +428,28 @@ def test_cli_compile_both_then_offline_from_cache(server: RecordedLlmServer, tmp
     assert (out / "rulec-llm-cache").is_dir()  # beside the knowledge base
     assert main(["compile", str(manuals), "-o", str(out / "c.bundle"), "--extractor", "llm"]) == 2
     assert "no LLM model" in capsys.readouterr().err
+
+
+def test_state_comparisons_from_the_model_are_grounded_or_rejected(
+        server: RecordedLlmServer, tmp_path: Path) -> None:
+    params = ParameterTable()
+    for p in load_manifest(Path(__file__).parents[2] / "corpora" / "discrete" / "aircraft"
+                           / "sensors.toml").values():
+        params.add(ParameterInfo(p.name, tuple(p.aliases), p.unit_text, states=p.states,
+                                 phrases=dict(p.phrases), phase=p.phase))
+    chunks = serve(server, "discrete")
+    found = extract_with_llm(chunks, params, config(server, tmp_path), progress=None)
+    got = [condition_to_json(r.condition) for r in found.rules if r.condition is not None]
+    assert {"param": "landing_gear", "op": "==", "state": "extended"} in got[0]["all"]
+    assert {"param": "flight_phase", "op": "==", "state": "takeoff"} in got[1]["all"]
+    assert len(got) == 2  # "the engine is running" says nothing of "stopped"
+    assert any("state 'stopped' of engine is not written" in r.reason
+               for r in found.rejected)
+    user = build_messages(chunks[0], params)[1]["content"]
+    assert "landing_gear: landing gear, gear [states: retracted (up), extended (down)]" in user
+    assert "compare it with a state, never a number" in user
+
+
+def test_a_manifest_without_states_gets_the_prompt_it_had() -> None:
+    user = build_messages(chunk_of("correct"), manifest_params())[1]["content"]
+    assert "states" not in user
