@@ -89,8 +89,10 @@ int32_t rl_validate(const rl_rules *r)
             if (r->axes[k] < 0 || r->axes[k] >= r->n_params)
                 return RL_E_ARG;
     }
+    if (r->discrete == NULL)
+        return RL_E_ARG;
     for (i = 0; i < r->n_params; i++)
-        if (r->param_channel[i] < -1 || r->param_channel[i] > 0xFFFF)
+        if (r->param_channel[i] < -1 || r->param_channel[i] > 0xFFFF || r->discrete[i] > 1)
             return RL_E_ARG;
     for (i = 0; i < r->n_channels; i++)
         if (r->channel_param[i] < -1 || r->channel_param[i] >= r->n_params)
@@ -196,7 +198,8 @@ static void untrack(rl_lane *lane, int32_t r)
 static uint8_t fault_code(const rl_rules *R, int32_t p, double v, double seen, double t)
 {
     if (seen == -INFINITY ||
-        (R->valid_lo[p] <= v && v <= R->valid_hi[p] && t - seen <= R->max_age[p]))
+        (R->valid_lo[p] <= v && v <= R->valid_hi[p] && t - seen <= R->max_age[p] &&
+         (!R->discrete[p] || v == floor(v))))
         return 0;
     if (isnan(v))
         return RL_FAULT_NAN;
@@ -206,6 +209,8 @@ static uint8_t fault_code(const rl_rules *R, int32_t p, double v, double seen, d
         return RL_FAULT_BELOW;
     if (v > R->valid_hi[p])
         return RL_FAULT_ABOVE;
+    if (R->discrete[p] && v != floor(v))
+        return RL_FAULT_NOT_STATE;
     return RL_FAULT_STALE;
 }
 

@@ -52,6 +52,7 @@
 #define RL_FAULT_BELOW 3
 #define RL_FAULT_ABOVE 4
 #define RL_FAULT_STALE 5
+#define RL_FAULT_NOT_STATE 7 /* a discrete parameter's value that is no whole state index */
 #define RL_FAULT_LINK 0x80 /* flag: marked stale by a link loss, a sample goes to Python */
 
 /* rl_event.kind: raises and clears write a frame and a log line; the others only
@@ -85,6 +86,7 @@ typedef struct {
     const double *valid_lo;       /* [n_params] inclusive; +-inf clamped to +-DBL_MAX */
     const double *valid_hi;
     const double *max_age; /* [n_params] seconds, +inf when unbounded */
+    const uint8_t *discrete; /* [n_params] 1: the value is a state's index, whole */
 } rl_rules;
 
 /* One raise or clear taken in C, for the caller's log and stream. */

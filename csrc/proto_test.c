@@ -398,7 +398,7 @@ static void test_payloads(void)
     CHECK(rulec_sensor_fault_encode(&sf, p, sizeof p) == 3);
     CHECK(rulec_sensor_fault_decode(p, 3, &sf2) == RULEC_OK && sf2.channel == 513 &&
           sf2.reason == RULEC_FAULT_STALE);
-    p[2] = 7;
+    p[2] = 8;
     CHECK(rulec_sensor_fault_decode(p, 3, &sf2) == RULEC_E_PAYLOAD);
     sf.reason = 0;
     CHECK(rulec_sensor_fault_encode(&sf, p, sizeof p) == RULEC_E_ARG);
@@ -580,7 +580,7 @@ static void test_edges(void)
     CHECK(rulec_sensor_fault_encode(NULL, out, sizeof out) == RULEC_E_ARG);
     CHECK(rulec_sensor_fault_encode(&sf, NULL, sizeof out) == RULEC_E_ARG);
     CHECK(rulec_sensor_fault_encode(&sf, out, 2) == RULEC_E_SPACE);
-    sf.reason = RULEC_FAULT_MISSING + 1;
+    sf.reason = RULEC_FAULT_NOT_A_STATE + 1;
     CHECK(rulec_sensor_fault_encode(&sf, out, sizeof out) == RULEC_E_ARG);
     CHECK(rulec_sensor_fault_decode(NULL, 3, &sf) == RULEC_E_ARG);
     CHECK(rulec_sensor_fault_decode(NULL, 0, &sf) == RULEC_E_PAYLOAD);

@@ -825,7 +825,7 @@ int32_t rulec_bundle_info_decode(const uint8_t *payload, size_t len, rulec_bundl
 int32_t rulec_sensor_fault_encode(const rulec_sensor_fault *fault, uint8_t *out, size_t cap)
 {
     if (fault == NULL || out == NULL || fault->reason < RULEC_FAULT_NAN ||
-        fault->reason > RULEC_FAULT_MISSING)
+        fault->reason > RULEC_FAULT_NOT_A_STATE)
         return RULEC_E_ARG;
     if (cap < 3)
         return RULEC_E_SPACE;
@@ -838,7 +838,7 @@ int32_t rulec_sensor_fault_decode(const uint8_t *payload, size_t len, rulec_sens
 {
     if ((payload == NULL && len > 0) || fault == NULL)
         return RULEC_E_ARG;
-    if (len != 3 || payload[2] < RULEC_FAULT_NAN || payload[2] > RULEC_FAULT_MISSING)
+    if (len != 3 || payload[2] < RULEC_FAULT_NAN || payload[2] > RULEC_FAULT_NOT_A_STATE)
         return RULEC_E_PAYLOAD;
     fault->channel = get_u16(payload);
     fault->reason = payload[2];

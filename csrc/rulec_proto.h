@@ -64,6 +64,7 @@ extern "C" {
 #define RULEC_FAULT_ABOVE_RANGE 4
 #define RULEC_FAULT_STALE 5
 #define RULEC_FAULT_MISSING 6
+#define RULEC_FAULT_NOT_A_STATE 7
 
 /* --- status codes ------------------------------------------------------------------ */
 #define RULEC_OK 0

@@ -36,6 +36,7 @@ class FaultReason(enum.IntEnum):
     ABOVE_RANGE = 4
     STALE = 5
     MISSING = 6
+    NOT_A_STATE = 7  # a discrete parameter's value between two state indexes
 
     @property
     def words(self) -> str:
@@ -54,5 +55,6 @@ FAULT_WORDS: Final = {
     FaultReason.ABOVE_RANGE: "above range",
     FaultReason.STALE: "stale",
     FaultReason.MISSING: "missing",
+    FaultReason.NOT_A_STATE: "not a state",
 }
 _BY_WORDS: Final = {words: reason for reason, words in FAULT_WORDS.items()}

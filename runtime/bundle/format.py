@@ -236,7 +236,9 @@ def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], by
 def payload_flags(payload: dict[str, Any]) -> int:
     """The header flags a payload's content sets: the discrete bit when a parameter has
     states (so a bundle without them is byte for byte what it was)."""
-    params = payload.get("parameters") or ()
+    params = payload.get("parameters") if isinstance(payload, dict) else None
+    if not isinstance(params, list | tuple):
+        return 0  # a payload the loader will refuse: nothing to flag
     return FLAG_DISCRETE if any(isinstance(p, dict) and "states" in p for p in params) else 0
 
 

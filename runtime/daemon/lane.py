@@ -59,7 +59,8 @@ def fault_codes(lib: Any) -> dict[str, int]:
             FaultReason.INFINITE.words: lib.RL_FAULT_INFINITE,
             FaultReason.BELOW_RANGE.words: lib.RL_FAULT_BELOW,
             FaultReason.ABOVE_RANGE.words: lib.RL_FAULT_ABOVE,
-            FaultReason.STALE.words: lib.RL_FAULT_STALE}
+            FaultReason.STALE.words: lib.RL_FAULT_STALE,
+            FaultReason.NOT_A_STATE.words: lib.RL_FAULT_NOT_STATE}
 
 
 def lane_module() -> ModuleType | None:
@@ -147,6 +148,8 @@ class LaneRules:
             "max_age": ("double[]", np.array(
                 [np.inf if p.max_age_s is None else float(p.max_age_s) for p in params]
                 or [0.0])),
+            "discrete": ("uint8_t[]", np.array([1 if p.states else 0 for p in params] or [0],
+                                                np.uint8)),
         }
         for name, (ctype, arr) in arrays.items():
             arr = np.ascontiguousarray(arr)

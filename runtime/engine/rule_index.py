@@ -47,6 +47,7 @@ class RuleIndex:
         self.n_params = len(params)
         self._lo = np.array([p.range_lo for p in params], dtype=np.float64)
         self._hi = np.array([p.range_hi for p in params], dtype=np.float64)
+        self._discrete = frozenset(i for i, p in enumerate(params) if p.states)
         self.span = np.where(np.isfinite(self._hi - self._lo), self._hi - self._lo, 1.0)
         b = bundle.boxes
         self.boxes = BoxIndex(self.n_params, b.start, b.axis, b.lo, b.hi, b.flags, self.span,
@@ -78,11 +79,7 @@ class RuleIndex:
             found = spec.state_index(raw)
             if found is not None:
                 return float(found)
-        number = to_number(name, raw, spec.states)
-        if spec.states and math.isfinite(number) and number != int(number):
-            raise StateError(f"value of {name!r} must be a state ({', '.join(spec.states)}) "
-                             f"or its index 0..{len(spec.states) - 1}, not {raw!r}")
-        return number
+        return to_number(name, raw, spec.states)  # an index it lacks: a fault (`invalid`)
 
     def invalid(self, index: int, value: float) -> str:
         """Why a value cannot be believed ("not a number", "below range", ...), or ""."""
@@ -94,6 +91,8 @@ class RuleIndex:
             return "below range"
         if value > self._hi[index]:
             return "above range"
+        if index in self._discrete and value != math.floor(value):
+            return "not a state"
         return ""
 
     def rule_axes(self, rule: int) -> frozenset[int]:

@@ -118,6 +118,8 @@ class EventStream:
         # largest double so that +-inf still fails them.
         big = sys.float_info.max
         self._valid_lo = [max(p.range_lo, -big) for p in bundle.parameters]
+        # a discrete parameter's value is valid only as a whole index of one of its states
+        self._discrete = frozenset(i for i, p in enumerate(bundle.parameters) if p.states)
         self._valid_hi = [min(p.range_hi, big) for p in bundle.parameters]
         self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
                          for p in bundle.parameters]
@@ -154,10 +156,12 @@ class EventStream:
         values = self.last_value
         faults_now: dict[str, str] = {}
         faulted: set[int] = set()
+        discrete = self._discrete
         for i, (v, seen, lo, hi, age) in enumerate(zip(
                 values, self.last_time, self._valid_lo, self._valid_hi, self._max_age,
                 strict=True)):
-            if seen == -math.inf or (lo <= v <= hi and t - seen <= age):
+            if seen == -math.inf or (lo <= v <= hi and t - seen <= age and (
+                    i not in discrete or v == math.floor(v))):
                 continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
             faults_now[self.bundle.parameters[i].name] = index.invalid(i, v) or "stale"
             faulted.add(i)

@@ -773,7 +773,7 @@ def _pairs(*pairs: tuple[int, float]) -> bytes:
         (decode_bundle_info, bytes(34) + b"\x00\x00"),  # empty id
         (decode_bundle_info, bytes(34) + b"\x01\x00\xff"),  # invalid UTF-8
         (decode_sensor_fault, b"\x01\x00"),
-        (decode_sensor_fault, b"\x01\x00\x07"),  # unknown reason
+        (decode_sensor_fault, b"\x01\x00\x08"),  # unknown reason
         (decode_sensor_fault, b"\x01\x00\x00"),
     ],
 )

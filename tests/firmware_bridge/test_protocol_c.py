@@ -390,7 +390,7 @@ def test_c_refuses_what_python_refuses_to_encode(proto_test: Path) -> None:
         f"bi_enc 1 {'00' * 32} -",
         f"bi_enc 1 {'00' * 32} {'61' * 989}",  # payload 1025 bytes
         "sf_enc 1 0",
-        "sf_enc 1 7",
+        "sf_enc 1 8",
         "frame_enc 6 0 0 -",
         "frame_enc 0 0 0 -",
         f"frame_enc 1 0 0 {'01' * 1025}",

@@ -614,3 +614,85 @@ def test_a_value_without_a_channel_or_a_value_is_left_out_of_the_frame(bundle: P
     got, sent = injected(bundle, raised_then_unseen, {1: 12.0}, 2.0)
     assert ("clear", "HI", {"p0": None}) in got
     assert [a.values for a in sent if a.rule_id == "HI"] == [{}]
+
+
+# ---------------------------------------------------------------- discrete parameters
+
+DISCRETE_SENSORS = """
+[parameters.gear]
+states = ["retracted", "transit", "extended"]
+channel = 0
+
+[parameters.phase]
+states = ["taxi", "takeoff", "climb"]
+channel = 1
+
+[parameters.speed]
+unit = "kt"
+range = [0, 400]
+channel = 2
+"""
+
+DISCRETE_RULES: list[tuple[str, dict[str, Any], float | None]] = [
+    ("GEAR_SPEED", {"all": [{"param": "gear", "op": "==", "state": "extended"},
+                            {"param": "speed", "op": ">", "value": 140}]}, None),
+    ("NOT_DOWN", {"all": [{"param": "gear", "op": "!=", "state": "extended"},
+                          {"param": "speed", "op": "<", "value": 80}]}, None),
+    ("TAKEOFF", {"all": [{"param": "phase", "op": "in", "states": ["takeoff", "climb"]},
+                         {"param": "speed", "op": ">=", "value": 200}]}, 1.0),
+    ("TRANSIT", {"param": "gear", "op": "==", "state": "transit"}, None),
+]
+
+
+def discrete_bundle(tmp: Path) -> Path:
+    folder = tmp / "discrete_rules"
+    folder.mkdir(exist_ok=True)
+    (folder / "sensors.toml").write_text(DISCRETE_SENSORS, encoding="utf-8")
+    with open(folder / "rules.jsonl", "w", encoding="utf-8") as f:
+        for line, (rule_id, cond, duration) in enumerate(DISCRETE_RULES, 1):
+            rule: dict[str, Any] = {
+                "schema": 1, "id": rule_id, "kind": "if_then", "severity": "caution",
+                "condition": cond, "action": f"act on {rule_id}",
+                "source": {"file": "rules.jsonl", "line": line, "text": f"rule {rule_id}"}}
+            if duration is not None:
+                rule["duration"] = {"seconds": duration, "inclusive": False}
+            f.write(json.dumps(rule) + "\n")
+    result = collect_rules([folder])
+    assert not result.errors and len(result.rules) == len(DISCRETE_RULES)
+    path = tmp / "discrete.bundle"
+    path.write_bytes(encode_bundle(build_payload(result, "discrete")))
+    return path
+
+
+def discrete_stream(seed: int, n_frames: int) -> tuple[bytes, list[tuple[float, dict[str, float]]]]:
+    """Frames that switch states (and send indexes a state parameter lacks, between two
+    indexes, NaN), with the samples they carry, by name, for a replay."""
+    rng = random.Random(seed)
+    out, samples = bytearray(), []
+    names = {0: "gear", 1: "phase", 2: "speed"}
+    for i in range(1, n_frames + 1):
+        values = {0: float(rng.choice([0, 1, 2, 2, 0, 3, -1, 0.5, math.nan])),
+                  1: float(rng.choice([0, 1, 2, 1, 7])),
+                  2: rng.choice([60.0, 79.0, 80.0, 140.0, 141.0, 199.0, 200.0, 250.0])}
+        sent = {ch: v for ch, v in values.items() if rng.random() < 0.8} or values
+        t_us = 1_000_000 + 250_000 * i
+        out += wire.encode_raw_frame(wire.MsgType.TELEMETRY, i, t_us, wire.encode_telemetry(sent))
+        samples.append((t_us / 1e6, {names[ch]: v for ch, v in sent.items()}))
+    return bytes(out), samples
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_states_on_the_wire_give_the_lane_the_python_stream_and_replay_the_same_events(
+        tmp_path: Path, seed: int) -> None:
+    bundle = discrete_bundle(tmp_path)
+    data, samples = discrete_stream(seed, 300)
+    fast, slow = compare(bundle, chunks(data, seed))
+    assert fast.daemon._lane is not None and fast.daemon._lane.taken > 0
+    engine = Engine.from_file(str(bundle))
+    want = [(e.t, e.event, e.rule) for t, sample in samples for e in engine.step(t, sample)]
+    got = [(r["t"], r["event"], r.get("rule")) for r in slow.records()
+           if r.get("event") in ("raise", "clear", "fault", "fault_clear")]
+    assert got == want
+    assert {e for _, e, _ in want} >= {"raise", "clear", "fault"}
+    reasons = {r.get("reason") for r in slow.records() if r.get("event") == "fault"}
+    assert {"not a state", "above range", "below range"} <= reasons, reasons
