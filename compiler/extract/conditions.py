@@ -188,6 +188,7 @@ class FoundAtom:
     negated: bool = False  # a requirement said with not/never: the op is the written one's negation
     states: tuple[str, ...] = ()  # a discrete parameter in one of these states
     not_state: bool = False  # "is not running": in none of them
+    phase: bool = False  # said as a phase ("during takeoff"): when a rule applies, never what
 
 
 @dataclass
@@ -336,8 +337,19 @@ def parse_condition(
         # requirement is violated.
         context = [a for a in atoms if not a.requirement]
         required = [a for a in atoms if a.requirement]
-        condition: Condition = All((_build(_structure(tokens, context)),
-                                    Not(_build(_structure(tokens, required)))))
+        # "must not exceed 50 percent ..., except during proof testing": what follows an
+        # exception word after the requirement is when the requirement does not apply
+        after = required[0].last
+        cut = next((k for k in range(after + 1, len(tokens))
+                    if tokens[k].low in ("unless", "except")), None)
+        exempt = [a for a in context if cut is not None and a.first > cut]
+        context = [a for a in context if a not in exempt]
+        parts: list[Condition] = []
+        if context:
+            parts.append(_build(_structure(tokens, context)))
+        if exempt:
+            parts.append(Not(_build(_structure(tokens, exempt))))
+        condition: Condition = All((*parts, Not(_build(_structure(tokens, required)))))
         violation = True
     else:
         condition = _build(_structure(tokens, atoms))
@@ -429,7 +441,10 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
         # "The employer shall establish and maintain a program ... by making testing
         # available to all employees whose exposures equal or exceed N": the comparison
         # is said of whoever the relative clause names; the order's own words are no part
-        if any(t.low in ("whose", "who", "whom") for t in tokens[first:atoms[0].first]):
+        if any(t.low in ("whose", "who", "whom") for t in tokens[first:atoms[0].first]) or (
+                atoms[0].states and tokens[atoms[0].first].low in _PHASE_WORDS):
+            # ... or the condition is a phase said after the order: "Wheel stops or other
+            # protection shall be provided ... during loading or unloading operations"
             before, words = [], []
     for k, word in enumerate(words):
         # "X becomes frobbier than 5 unless Y ...": with nothing read before `unless`,
@@ -603,7 +618,7 @@ _EVENT_COUNT = re.compile(
 # ---------------------------------------------------------------- states
 
 _STATE_VERBS = frozenset({"is", "are", "was", "were", "remains", "remain", "stays", "stay"})
-_PHASE_WORDS = frozenset({"during", "in", "throughout"})
+_PHASE_WORDS = frozenset({"during", "in", "throughout", "while"})
 
 
 def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundAtom], list[str]]:
@@ -630,13 +645,18 @@ def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundA
         if not info.states:
             i += length
             continue
+        join = i + length
+        if join + 1 < len(tokens) and words[join] in ("or", "and"):
+            again = table.alias_at(words, join + 1)
+            if again is not None and again[0] == name:
+                length += 1 + again[1]  # "while dockboards or bridge plates are in position"
         k, said, negated = i + length, False, False
         if k < len(tokens) and words[k] in _STATE_VERBS:
             k, said = k + 1, True
             if k < len(tokens) and words[k] in ("not", "never"):
                 k, negated = k + 1, True
-            if k < len(tokens) and words[k] == "in":
-                k += 1
+            if k < len(tokens) and words[k] == "in" and _state_at(info, words, k) is None:
+                k += 1  # "is in idle" (but "are in position" may be a phrase itself)
         state = _state_at(info, words, k)
         if state is None:
             if said and k < len(tokens) and tokens[k].kind == "word" and (
@@ -688,12 +708,25 @@ def _phase_at(tokens: list[Token], words: list[str], i: int, table: ParameterTab
     for info in table.params.values():
         if info.phase and info.states:
             state = _state_at(info, words, k)
-            if state is not None:
-                atom = FoundAtom(i, k + state[1] - 1, "in", Decimal(0), None)
-                atom.param, atom.label, atom.states = info.name, info.name.replace("_", " "), (
-                    state[0],)
-                return atom
+            if state is None:
+                continue
+            states, end = [state[0]], k + state[1]
+            while end + 1 < len(words) and words[end] in ("or", "and"):
+                more = _state_at(info, words, end + 1)  # "during loading or unloading"
+                if more is None:
+                    break
+                states.append(more[0])
+                end += 1 + more[1]
+            if end < len(words) and words[end] in _PHASE_NOUNS:
+                end += 1  # "during loading or unloading operations"
+            atom = FoundAtom(i, end - 1, "in", Decimal(0), None)
+            atom.param, atom.label = info.name, info.name.replace("_", " ")
+            atom.states, atom.phase = tuple(dict.fromkeys(states)), True
+            return atom
     return None
+
+
+_PHASE_NOUNS = frozenset({"operation", "phase", "period", "stage", "mode"})
 
 
 def _mode_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
@@ -1090,7 +1123,10 @@ def _modal_before(words: list[str], k: int) -> bool:
 
 
 def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
-    """First token of the words naming atom n's parameter."""
+    """First token of the words naming atom n's parameter (a state comparison's own first
+    token: it names its parameter itself)."""
+    if atoms[n].states:
+        return atoms[n].first
     lower_bound = atoms[n - 1].last + 1 if n > 0 else 0
     k = atoms[n].first
     while k > lower_bound:

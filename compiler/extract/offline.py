@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from rulec.compiler.extract.conditions import (
     ParsedCondition,
     find_comparisons,
+    find_states,
     may_hold_number,
     parse_condition,
     tokenize,
@@ -104,13 +105,15 @@ _MAX_MIN_TRAILING = re.compile(
 # A remark in brackets without a number ("The isolator pressure (relative to the filling
 # room) shall ...") stands between a parameter and its comparison; it is read past.
 # One-word brackets stay: "Cell voltage (min): 3.0 V", "oil temperature (OT)".
-_PARENTHETICAL = re.compile(r"\s*\((?=[^()\d]*\s)[^()\d]*\)")
+_PARENTHETICAL = re.compile(
+    r"\s*\((?!\s*(?:except|unless|only|if|when|while|during|provided)\b)(?=[^()\d]*\s)[^()\d]*\)",
+    re.IGNORECASE)  # a bracketed exception or condition ("(except during proof testing)") stays
 # The basis of a concentration, said after its name: "Oxygen content (v/v) of 19.5-23.5%".
 _BASIS = re.compile(r"\s*\((?:v/v|w/w|w/v|m/m|vol\.?|wt\.?|mol)\)", re.IGNORECASE)
 # A clause's own number: "(3) If the pool temperature ...", "b) ...", "6.3.2   If the
 # particle count ..." (a section number before a capital, not a value like "0.5 µm").
 _ENUMERATOR = re.compile(
-    r"^(?:\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|(?:[A-Z]\.)?\d{1,2}(?:\.\d{1,2}){1,4}\.?"
+    r"^(?:(?:\((?:\d{1,3}|[a-z]|[ivx]{1,4})\)){2,3}|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})\)|(?:[A-Z]\.)?\d{1,2}(?:\.\d{1,2}){1,4}\.?"
     r"(?=\s+[A-Z(])|[A-Z](?:\.\d{1,2}){1,4}\.?(?=\s+[A-Z(]))\s+")
 # An entry of such a list: "a) Potassium: less than 2.8 mmol/L or greater than 6.2 mmol/L".
 _LABELLED_LIMIT = re.compile(
@@ -891,6 +894,10 @@ def _extract_statement(
         shape = _listed_condition(body, list_title)
     if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
+    if shape is None and _RULE_WORDS.search(body) and _names_a_state(body, params):
+        # "Wheel stops shall be provided ... during loading or unloading operations": an
+        # order for as long as a state (or phase) holds, no number in it
+        shape = ("if_then", body, "", True)
     if shape is None:
         _not_a_rule(st, body, params, out)
         return
@@ -944,7 +951,8 @@ def _extract_statement(
     modal = _MODAL.search(cond_text) if subject_mode and kind == "if_then" else None
     before = cond_text[:parsed.comparison_start]
     if modal and modal.start() < parsed.comparison_start and not parsed.requirement and not (
-            _NEGATION.search(before)) and not _WHO_IS.search(before):
+            _NEGATION.search(before)) and not _WHO_IS.search(before) and not (
+                _phase_of_an_order(before, parsed, params)):
         # "All active workings shall be ventilated by a current of air containing not less
         # than 19.5 volume per centum of oxygen": after its rule word, a comparison may say
         # what must hold as well as when the rule applies
@@ -986,6 +994,22 @@ def _extract_statement(
     for note in parsed.problems:
         out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False, page=st.page))
     out.rules.append(rule)
+
+
+def _phase_of_an_order(before: str, parsed: ParsedCondition, params: ParameterTable) -> bool:
+    """"Wheel stops shall be provided ... during loading or unloading operations": only
+    phases after the rule word, which say when the order applies; but "The cabin door
+    shall be closed during takeoff" names a state the order requires, which is not read."""
+    return all(a.phase for a in parsed.atoms) and not any(
+        params.params[name].states for name in params.named_in(before))
+
+
+def _names_a_state(body: str, params: ParameterTable) -> bool:
+    """Whether a statement compares a discrete parameter with a state."""
+    if not any(info.states for info in params.params.values()):
+        return False
+    found, _ = find_states(tokenize(body), params)
+    return bool(found)
 
 
 def _not_a_rule(st: Statement, body: str, params: ParameterTable, out: Extraction,

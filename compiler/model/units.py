@@ -300,7 +300,11 @@ _unit("ft²", "area", Fraction("0.3048") ** 2, aliases=["ft2", "ft^2", "sq ft"],
       names=_s("square foot") + ("square feet",))
 _unit("in²", "area", Fraction("0.0254") ** 2, aliases=["in2", "in^2", "sq in"])
 _unit("S", "conductance", 1, names=_s("siemens"), prefixes="µmk")
-_unit("lx", "illuminance", 1, aliases=["lux"], names=["lux"])
+_unit("lx", "illuminance", 1, aliases=["lux", "lm/m2", "lm/m²"], names=["lux"])
+# A lumen per square foot is a foot-candle (29 CFR 1910.178: "2 lumens per square foot").
+_unit("fc", "illuminance", 1 / Fraction("0.3048") ** 2, aliases=["lm/ft2", "lm/ft²"],
+      names=("foot-candle", "foot-candles", "footcandle", "footcandles",
+             "lumen per square foot", "lumens per square foot"))
 _unit("Gy", "absorbed dose", 1, names=_s("gray"), prefixes="mµ")
 _unit("Sv", "dose equivalent", 1, names=_s("sievert"), prefixes="mµ")
 _unit("Bq", "activity", 1, names=_s("becquerel"), prefixes="kM")

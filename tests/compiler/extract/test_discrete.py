@@ -79,3 +79,30 @@ def test_a_numeric_parameter_is_not_taken_for_a_state() -> None:
     assert rule.condition is not None
     assert strip(condition_to_json(rule.condition)) == {
         "param": "engine_speed", "op": ">", "value": 3000}
+
+
+def test_a_phase_after_an_order_says_when_it_applies() -> None:
+    found = read("Wheel chocks shall be placed under the wheels during takeoff or climb "
+                 "operations.")
+    (rule,) = found.rules
+    assert rule.condition is not None and rule.kind == "if_then"
+    assert strip(condition_to_json(rule.condition)) == {
+        "param": "flight_phase", "op": "in", "states": ["takeoff", "climb"]}
+
+
+def test_a_state_an_order_requires_in_a_phase_is_not_read_as_a_condition() -> None:
+    found = read("The cabin door shall be closed during takeoff.")
+    assert not found.rules
+    assert [p.kind for p in found.problems] == [NEEDS_REVIEW]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The total load must not exceed 2,700 rpm, except during takeoff.",
+    "The total load must not exceed 2,700 rpm (except during takeoff).",
+])
+def test_an_exception_after_a_requirement_exempts_it(sentence: str) -> None:
+    (rule,) = read(sentence).rules
+    assert rule.condition is not None
+    assert strip(condition_to_json(rule.condition)) == {"all": [
+        {"not": state("flight_phase", "takeoff")},
+        {"not": {"param": "engine_speed", "op": "<=", "value": 2700}}]}
