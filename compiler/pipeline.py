@@ -252,8 +252,11 @@ def merge_manifests(paths: list[Path]) -> Manifest | None:
     if not paths:
         return None
     merged: dict[str, Parameter] = {}
+    inhibits: list[tuple[str, str, str]] = []
     for path in paths:
-        for name, param in load_manifest(path).items():
+        loaded = load_manifest(path)
+        inhibits.extend(i for i in loaded.inhibits if i not in inhibits)
+        for name, param in loaded.items():
             other = merged.get(name)
             if other is not None and other.unit_text != param.unit_text:
                 raise ManifestError(
@@ -264,7 +267,7 @@ def merge_manifests(paths: list[Path]) -> Manifest | None:
                     f"{path}: parameter {name!r} has states {list(param.states)} here but "
                     f"{list(other.states)} in {other.source}")
             merged.setdefault(name, param)
-    return Manifest(merged, str(paths[0]))
+    return Manifest(merged, str(paths[0]), tuple(inhibits))
 
 
 def parameter_table(manifest: Manifest | None) -> ParameterTable:

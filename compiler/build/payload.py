@@ -139,7 +139,7 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
     payload: dict[str, Any] = {
         "meta": {},
         "parameters": [_parameter_entry(name, params, manifest) for name in names],
-        "rules": [_rule_entry(rule) for rule in kept],
+        "rules": [_rule_entry(rule, manifest, params) for rule in kept],
         "boxes": box_section(rule_boxes, param_pos),
         "cnf": cnf_section(cnf, len(kept), param_pos),
         "graph": graph_section(graph),
@@ -183,9 +183,46 @@ def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | Non
     }
 
 
-def _rule_entry(rule: Rule) -> dict[str, Any]:
+def _rule_entry(rule: Rule, manifest: Manifest | None = None,
+                params: ParameterTable | None = None) -> dict[str, Any]:
     action = rule.action if rule.kind != "exclusion" else " / ".join(rule.actions)
     condition = condition_to_json(rule.condition) if rule.condition is not None else None
+    entry = _rule_fields(rule, action, condition)
+    inhibit = inhibits_of(rule, manifest, params)
+    if inhibit:
+        entry["inhibit"] = inhibit
+    return entry
+
+
+def inhibits_of(rule: Rule, manifest: Manifest | None, params: ParameterTable | None
+                ) -> list[dict[str, Any]]:
+    """The phases that hold a rule's raise: its own (from its text or rule object) and the
+    manifest's [inhibit] entries that name its severity or id; one entry per phase
+    parameter, states in index order."""
+    if rule.kind not in ("if_then", "constraint"):
+        return []
+    held: dict[str, set[str]] = {}
+    if rule.inhibit is not None:
+        held.setdefault(rule.inhibit[0], set()).update(rule.inhibit[1])
+    for phase, state, entry in (manifest.inhibits if manifest is not None else ()):
+        if entry in (rule.severity, rule.id):
+            held.setdefault(phase, set()).add(state)
+    out = []
+    for phase, states in held.items():
+        info = params.params.get(phase) if params is not None else None
+        if info is None or not info.states:
+            raise RuleSchemaError(f"{rule.source.get('file')}:{rule.source.get('line')}: rule "
+                                  f"{rule.id} is inhibited by {phase!r}, not a discrete parameter")
+        unknown = sorted(states - set(info.states))
+        if unknown:
+            raise RuleSchemaError(f"{rule.source.get('file')}:{rule.source.get('line')}: rule "
+                                  f"{rule.id} is inhibited in {unknown[0]!r}, not a state of "
+                                  f"{phase} ({', '.join(info.states)})")
+        out.append({"param": phase, "states": [s for s in info.states if s in states]})
+    return out
+
+
+def _rule_fields(rule: Rule, action: str, condition: dict[str, Any] | None) -> dict[str, Any]:
     return {
         "id": rule.id,
         "kind": rule.kind,

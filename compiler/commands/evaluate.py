@@ -74,6 +74,8 @@ def run_query(args: argparse.Namespace) -> int:
         print(f"[PROCEDURE] {proc.title}: " + " / ".join(s.text for s in proc.steps))
     for fault in result.sensor_faults:
         print(f"[SENSOR FAULT] {fault.parameter}: {fault.reason}")
+    for rule_id in result.inhibited:
+        print(f"[INHIBITED] {rule_id}: its condition holds, but the phase holds it")
     if not result.rules or args.nearest:
         for boundary in result.nearest:
             print(f"  nearest: {boundary['text']}")

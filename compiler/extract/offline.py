@@ -105,9 +105,10 @@ _MAX_MIN_TRAILING = re.compile(
 # A remark in brackets without a number ("The isolator pressure (relative to the filling
 # room) shall ...") stands between a parameter and its comparison; it is read past.
 # One-word brackets stay: "Cell voltage (min): 3.0 V", "oil temperature (OT)".
+# A bracketed exception, condition or inhibition ("(except during proof testing)") stays.
 _PARENTHETICAL = re.compile(
-    r"\s*\((?!\s*(?:except|unless|only|if|when|while|during|provided)\b)(?=[^()\d]*\s)[^()\d]*\)",
-    re.IGNORECASE)  # a bracketed exception or condition ("(except during proof testing)") stays
+    r"\s*\((?!\s*(?:except|unless|only|if|when|while|during|provided|inhibited)\b)"
+    r"(?=[^()\d]*\s)[^()\d]*\)", re.IGNORECASE)
 # The basis of a concentration, said after its name: "Oxygen content (v/v) of 19.5-23.5%".
 _BASIS = re.compile(r"\s*\((?:v/v|w/w|w/v|m/m|vol\.?|wt\.?|mol)\)", re.IGNORECASE)
 # A clause's own number: "(3) If the pool temperature ...", "b) ...", "6.3.2   If the
@@ -876,6 +877,16 @@ def _extract_statement(
     if _EXAMPLE.search(body):
         out.describe(st, "an example or a hypothetical, not a rule")
         return
+    inhibit: tuple[str, tuple[str, ...]] | None = None
+    said = _INHIBITED.search(body) if "inhibit" in body.lower() else None
+    if said:
+        inhibit = _inhibiting_phase(said.group("phases"), params)
+        if inhibit is None:
+            out.problems.append(Problem(
+                st.file, st.line, f"an inhibition whose phase is not read: "
+                f"{said.group(0).strip(' ,()')!r}", st.text, kind=NEEDS_REVIEW, page=st.page))
+            return
+        body = (body[:said.start()] + body[said.end():]).strip()
 
     exclusion = _exclusion(body)
     if exclusion is not None:
@@ -984,6 +995,7 @@ def _extract_statement(
     if parsed.duration is not None:
         rule.duration_s = parsed.duration.seconds
         rule.duration_inclusive = parsed.duration.inclusive
+    rule.inhibit = inhibit
     exception = _CROSS_EXCEPTION.search(body)
     if exception:
         out.problems.append(Problem(
@@ -1002,6 +1014,23 @@ def _phase_of_an_order(before: str, parsed: ParsedCondition, params: ParameterTa
     shall be closed during takeoff" names a state the order requires, which is not read."""
     return all(a.phase for a in parsed.atoms) and not any(
         params.params[name].states for name in params.named_in(before))
+
+
+# "(inhibited during takeoff and landing)", ", inhibited in cruise": ECAM-style phases
+# that hold the rule's raise.
+_INHIBITED = re.compile(r"\s*[,(]?\s*\b(?:(?:is|are|being)\s+)?inhibited\s+(?P<phases>(?:during|in|"
+                        r"throughout)\s+[^,;.()]+)\)?", re.IGNORECASE)
+
+
+def _inhibiting_phase(text: str, params: ParameterTable) -> tuple[str, tuple[str, ...]] | None:
+    """(phase parameter, states) that "during takeoff and landing" names, or None when the
+    words are not one phase parameter's states, whole."""
+    tokens = tokenize(text)
+    found, _ = find_states(tokens, params)
+    if len(found) != 1 or not found[0].phase or found[0].param is None or (
+            found[0].last != len(tokens) - 1):
+        return None
+    return found[0].param, found[0].states
 
 
 def _names_a_state(body: str, params: ParameterTable) -> bool:

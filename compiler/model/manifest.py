@@ -61,9 +61,12 @@ class Parameter:
 class Manifest(Mapping[str, Parameter]):
     """Parameters by name, in file order; ``source`` is the file they came from."""
 
-    def __init__(self, parameters: Mapping[str, Parameter], source: str | None = None) -> None:
+    def __init__(self, parameters: Mapping[str, Parameter], source: str | None = None,
+                 inhibits: tuple[tuple[str, str, str], ...] = ()) -> None:
         self._params = dict(parameters)
         self.source = source
+        # (phase parameter, state, severity or rule id): rules held in that phase
+        self.inhibits = inhibits
 
     @classmethod
     def empty(cls) -> Manifest:
@@ -280,9 +283,10 @@ class _Loader:
 
     def manifest(self, data: dict[str, Any]) -> Manifest:
         for key in data:
-            if key != "parameters":
+            if key not in ("parameters", "inhibit"):
                 raise self.error(
-                    f"unknown top-level key {key!r} (expected [parameters.NAME] tables)",
+                    f"unknown top-level key {key!r} (expected [parameters.NAME] tables "
+                    "and an [inhibit.PHASE] table)",
                     self.where.top(key),
                 )
         table = data.get("parameters", {})
@@ -312,7 +316,34 @@ class _Loader:
                         self.where.key(name, "channel"),
                     )
             params[name] = p
-        return Manifest(params, source=self.path)
+        return Manifest(params, source=self.path, inhibits=self.inhibits(data, params))
+
+    def inhibits(self, data: dict[str, Any], params: dict[str, Parameter]
+                 ) -> tuple[tuple[str, str, str], ...]:
+        """[inhibit.PHASE] STATE = [severity or rule id, ...]: what is held in a phase."""
+        table = data.get("inhibit", {})
+        line = self.where.top("inhibit")
+        if not isinstance(table, dict):
+            raise self.error("'inhibit' must be a table of [inhibit.PHASE] tables", line)
+        out: list[tuple[str, str, str]] = []
+        for phase, states in table.items():
+            param = params.get(phase)
+            if param is None or not param.states:
+                raise self.error(f"inhibit.{phase}: {phase!r} is not a discrete parameter",
+                                 line)
+            if not isinstance(states, dict):
+                raise self.error(f"inhibit.{phase} must be a table of STATE = [...]", line)
+            for state, entries in states.items():
+                state = normalize_alias(state)
+                if state not in param.states:
+                    raise self.error(f"inhibit.{phase}: {state!r} is not one of its states "
+                                     f"({', '.join(param.states)})", line)
+                if not isinstance(entries, list) or not all(
+                        isinstance(e, str) and e.strip() for e in entries):
+                    raise self.error(f"inhibit.{phase}.{state} must list severities or rule "
+                                     "ids", line)
+                out.extend((phase, state, e.strip()) for e in entries)
+        return tuple(out)
 
 
 def load_manifest(path: Path | str) -> Manifest:

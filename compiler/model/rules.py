@@ -90,6 +90,9 @@ class Rule:
     steps: tuple[Step, ...] = ()  # procedure
     duration_s: Decimal | None = None
     duration_inclusive: bool = False
+    # Phases in which the rule's raise is held (ECAM-style inhibition): a phase parameter
+    # and its states; released when the phase ends if the condition still holds.
+    inhibit: tuple[str, tuple[str, ...]] | None = None
     template: str = ""
     notes: list[str] = field(default_factory=list)
 
@@ -136,6 +139,8 @@ def rule_to_json(rule: Rule) -> dict[str, Any]:
         if rule.duration_s is not None:
             out["duration"] = {"seconds": _num(rule.duration_s),
                                "inclusive": rule.duration_inclusive}
+        if rule.inhibit is not None:
+            out["inhibit"] = {"param": rule.inhibit[0], "states": list(rule.inhibit[1])}
         out["template"] = rule.template
     elif rule.kind == "exclusion":
         out["severity"] = rule.severity
@@ -192,8 +197,8 @@ def rule_from_json(obj: Any, at: str) -> Rule:
     if kind not in KINDS:
         raise RuleSchemaError(f"{at}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
     allowed = {"schema", "id", "kind", "source", "notes"} | {
-        "if_then": {"severity", "condition", "action", "duration", "template"},
-        "constraint": {"severity", "condition", "action", "duration", "template"},
+        "if_then": {"severity", "condition", "action", "duration", "template", "inhibit"},
+        "constraint": {"severity", "condition", "action", "duration", "template", "inhibit"},
         "exclusion": {"severity", "actions"},
         "procedure": {"title", "steps"},
     }[kind]
@@ -229,6 +234,8 @@ def rule_from_json(obj: Any, at: str) -> Rule:
             if not isinstance(inclusive, bool):
                 raise RuleSchemaError(f"{at}: duration.inclusive must be true or false")
             rule.duration_inclusive = inclusive
+        if "inhibit" in obj:
+            rule.inhibit = _inhibit(obj["inhibit"], at)
     elif kind == "exclusion":
         actions = obj.get("actions")
         if (not isinstance(actions, list) or len(actions) < 2
@@ -291,6 +298,18 @@ def condition_from_json(obj: Any, at: str) -> Condition:
 
 
 STATE_OPS = ("==", "!=", "in")
+
+
+def _inhibit(raw: Any, at: str) -> tuple[str, tuple[str, ...]]:
+    """`{"param": PHASE, "states": [S, ...]}`: the phases that hold the rule's raise."""
+    if not isinstance(raw, dict) or set(raw) != {"param", "states"}:
+        raise RuleSchemaError(f"{at}: inhibit must be {{param, states}}")
+    param = _field(raw, "param", str, at)
+    states = raw["states"]
+    if not isinstance(states, list) or not states:
+        raise RuleSchemaError(f"{at}: inhibit.states must be a non-empty list")
+    names = tuple(dict.fromkeys(_state_name(s, at) for s in states))
+    return param, names
 
 
 def _state_condition(obj: dict[str, Any], at: str) -> Condition:

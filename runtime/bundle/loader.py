@@ -90,6 +90,8 @@ class RuleSpec:
     # Optional rule keys (absent from older bundles): an off-delay, and latching.
     clear_delay_s: float | None = None  # clears only after the condition is false this long
     latch: bool = False  # stays raised after the condition ends, until acknowledged
+    # (axis, state indexes) of the phases that hold its raise (header flag bit 1 only)
+    inhibit: tuple[tuple[int, frozenset[int]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -498,7 +500,10 @@ def _name_indexes(params: tuple[ParameterSpec, ...]) -> tuple[dict[str, int], di
     return param_index, alias_index
 
 
-def _rules(value: Any) -> tuple[RuleSpec, ...]:
+def _rules(value: Any, discrete: tuple[ParameterSpec, ...] | None = None,
+           param_index: dict[str, int] | None = None) -> tuple[RuleSpec, ...]:
+    """The rule maps; with discrete parameters (``discrete``: the bundle's parameters), a
+    rule may name the phases that inhibit it."""
     keys = (
         "id",
         "kind",
@@ -514,7 +519,8 @@ def _rules(value: Any) -> tuple[RuleSpec, ...]:
     for i, r in enumerate(_list(value, "rules")):
         w = f"rules[{i}]"
         _map(r, w, keys, open_keys=True)
-        extra = sorted(k for k in r if k not in keys and k not in _OPTIONAL_RULE_KEYS)
+        optional = _OPTIONAL_RULE_KEYS + (("inhibit",) if discrete is not None else ())
+        extra = sorted(k for k in r if k not in keys and k not in optional)
         if extra:
             _fail(w, f"unknown key {extra[0]!r} (not in format version 1)")
         latch = r.get("latch", False)
@@ -544,8 +550,32 @@ def _rules(value: Any) -> tuple[RuleSpec, ...]:
                     r.get("clear_delay_s"), _float, f"{w}.clear_delay_s", minimum=0.0
                 ),
                 latch=latch,
+                inhibit=_inhibit(r["inhibit"], f"{w}.inhibit", discrete or (), param_index or {})
+                if "inhibit" in r else (),
             )
         )
+    return tuple(out)
+
+
+def _inhibit(value: Any, w: str, params: tuple[ParameterSpec, ...], index: dict[str, int]
+             ) -> tuple[tuple[int, frozenset[int]], ...]:
+    """[{"param": discrete parameter, "states": [state, ...]}, ...] as (axis, indexes)."""
+    out = []
+    for j, entry in enumerate(_list(value, w)):
+        _map(entry, f"{w}[{j}]", ("param", "states"))
+        name = _str(entry["param"], f"{w}[{j}].param", nonempty=True)
+        axis = index.get(name)
+        if axis is None or not params[axis].states:
+            _fail(f"{w}[{j}].param", f"{name!r} is not a discrete parameter of the bundle")
+        states = []
+        for k, s in enumerate(_list(entry["states"], f"{w}[{j}].states")):
+            found = params[axis].state_index(_str(s, f"{w}[{j}].states[{k}]", nonempty=True))
+            if found is None:
+                _fail(f"{w}[{j}].states[{k}]", f"{s!r} is not a state of {name}")
+            states.append(found)
+        if not states:
+            _fail(f"{w}[{j}].states", "must name at least one state")
+        out.append((axis, frozenset(states)))
     return tuple(out)
 
 
@@ -720,7 +750,7 @@ def _build(
     meta = _meta(payload["meta"], version)
     parameters = _parameters(payload["parameters"], discrete)
     param_index, alias_index = _name_indexes(parameters)
-    rules = _rules(payload["rules"])
+    rules = _rules(payload["rules"], parameters if discrete else None, param_index)
     rule_index = _unique([r.id for r in rules], "rules", "id")
     boxes = _boxes(payload["boxes"], len(rules), len(parameters))
     cnf = _cnf(payload["cnf"], len(rules), len(parameters))

@@ -124,6 +124,8 @@ class LaneRules:
                     or lib.RULEC_ADVISORY_FIXED + len(rule_id)
                     + lib.RULEC_VALUE_PAIR * with_channel > lib.RULEC_MAX_PAYLOAD):
                 flags[i] |= lib.RL_RULE_PYTHON  # Python reports what cannot be sent
+            if spec.inhibit:
+                flags[i] |= lib.RL_RULE_PYTHON  # a phase may hold its raise: Python decides
             severity[i] = code or 1
             ids += rule_id or b"?"
             id_start[i + 1] = len(ids)

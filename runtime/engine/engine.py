@@ -40,7 +40,7 @@ from rulec.runtime.engine.proof import comparisons, proof
 from rulec.runtime.engine.proof import nearest as nearest_boundaries
 from rulec.runtime.engine.related import GraphPath
 from rulec.runtime.engine.rule_index import RuleIndex
-from rulec.runtime.engine.stream import Event, EventStream
+from rulec.runtime.engine.stream import Event, EventStream, inhibited
 from rulec.runtime.errors import BundleError, KernelError, StateError
 from rulec.runtime.vocabulary import SEVERITY_RANK
 
@@ -122,6 +122,7 @@ class Evaluation:
     path_us: dict[str, float] = field(default_factory=dict)
     disagreements: dict[str, list[str]] = field(default_factory=dict)
     want_nearest: bool = False
+    inhibited: list[str] = field(default_factory=list)  # held by a phase: would fire otherwise
     _nearest: Callable[[], list[dict[str, Any]]] | None = field(
         default=None, repr=False, compare=False)
     _nearest_done: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
@@ -154,6 +155,8 @@ class Evaluation:
             out["nearest"] = self.nearest
         if self.disagreements:
             out["disagreements"] = self.disagreements
+        if self.inhibited:
+            out["inhibited"] = self.inhibited
         out["paths"] = list(self.paths)
         if self.logic is not None:
             out["logic"] = self.logic
@@ -277,7 +280,9 @@ class Engine:
             timings["logic"] = _us(t0)
         timed = self._timed
         decided = set(by_rule) if "geometry" in self.paths else logic_fired
-        fired = self._ordered(decided - timed)
+        rules_spec = self.bundle.rules
+        held = {r for r in decided if rules_spec[r].inhibit and inhibited(rules_spec[r], x)}
+        fired = self._ordered(decided - timed - held)
         fired_set = set(fired)
         rules = [self._fired(r, x, by_rule.get(r), logic_result, logic_fired, fired_set,
                              timings) for r in fired]
@@ -303,13 +308,14 @@ class Engine:
         find_nearest = None
         if "geometry" in self.paths:
             def find_nearest() -> list[dict[str, Any]]:
-                found = nearest_boundaries(self.bundle, x, fired_set, nearest_limit)
+                found = nearest_boundaries(self.bundle, x, fired_set | held, nearest_limit)
                 return [f.to_json(self.bundle) for f in found]
         return Evaluation(
             rules, faults, _us(started), conflicts=conflicts, procedures=procedures,
             paths=tuple(p for p in PATHS if p in self.paths),
             logic=self._logic_summary(logic_result), path_us=timings,
-            disagreements=disagreements, want_nearest=nearest, _nearest=find_nearest)
+            disagreements=disagreements, want_nearest=nearest, _nearest=find_nearest,
+            inhibited=[rules_spec[r].id for r in self._ordered(held - timed)])
 
     def procedure(self, query: str) -> list[Procedure]:
         """Procedures whose title or starting rule's action holds every word of the query

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from rulec.runtime.bundle.loader import Bundle
+from rulec.runtime.bundle.loader import Bundle, RuleSpec
 from rulec.runtime.engine.advisory import describe_box, render_advisory
 from rulec.runtime.engine.box_index import BoxIndex
 from rulec.runtime.engine.related import GraphPath
@@ -197,6 +197,9 @@ class EventStream:
                 or held > spec.duration_s
                 or (spec.duration_inclusive and held >= spec.duration_s)
             )
+            if due and spec.inhibit and inhibited(spec, x):
+                continue  # held in an inhibiting phase: raised when the phase ends, if
+                # the condition still holds then (its start time is kept)
             if due:
                 raised[r] = t
                 self.acked.discard(r)
@@ -319,3 +322,13 @@ class EventStream:
         self.acked.clear()
         self._invalid_rules.clear()
         self.faults.clear()
+
+
+def inhibited(spec: RuleSpec, x: Any) -> bool:
+    """Whether a rule's raise is held now: a phase that inhibits it holds (a phase value
+    absent or invalid inhibits nothing)."""
+    for axis, states in spec.inhibit:
+        value = float(x[axis])
+        if value == value and int(value) in states and value == int(value):
+            return True
+    return False

@@ -91,3 +91,45 @@ def test_rule_objects_round_trip(bundle: Path, tmp_path: Path) -> None:
     first, second = load_bundle(bundle.read_bytes()), load_bundle(again.read_bytes())
     assert [r.condition_text for r in first.rules] == [r.condition_text for r in second.rules]
     assert any("landing_gear == extended" in r.condition_text for r in second.rules)
+
+
+INHIBITS = FOLDER.parent / "inhibits"
+
+
+@pytest.fixture(scope="module")
+def inhibited_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("inhibits") / "inhibits.bundle"
+    assert rulec(["compile", str(INHIBITS), "-o", str(out), "-q"]) == 0
+    return out
+
+
+def test_inhibits_from_the_text_and_the_manifest(inhibited_bundle: Path) -> None:
+    loaded = load_bundle(inhibited_bundle.read_bytes())
+    phase = loaded.param_index["flight_phase"]
+    by_text = next(r for r in loaded.rules if "inhibited during" in r.source["text"])
+    assert by_text.inhibit == ((phase, frozenset({1, 2})),)  # takeoff and climb
+    by_severity = next(r for r in loaded.rules if r.severity == "advisory"
+                       and r is not by_text)
+    assert by_severity.inhibit == ((phase, frozenset({1})),)  # [inhibit.flight_phase]
+    warning = next(r for r in loaded.rules if r.severity == "warning")
+    assert warning.inhibit == ()
+
+
+def test_a_query_lists_an_inhibited_rule_apart(inhibited_bundle: Path) -> None:
+    engine = Engine.from_file(str(inhibited_bundle))
+    held = engine.evaluate({"oil_pressure": 20, "flight_phase": "climb"})
+    assert not held.rules and len(held.inhibited) == 1
+    assert held.to_json()["inhibited"] == held.inhibited
+    assert len(engine.evaluate({"oil_pressure": 20, "flight_phase": "cruise"}).rules) == 1
+    assert len(engine.evaluate({"oil_pressure": 20}).rules) == 1  # no phase: nothing held
+
+
+def test_a_held_raise_is_released_when_the_phase_ends_if_the_condition_still_holds(
+        inhibited_bundle: Path) -> None:
+    engine = Engine.from_file(str(inhibited_bundle))
+    samples = [(0, 30, "taxi"), (1, 20, "takeoff"), (2, 20, "climb"), (3, 20, "cruise"),
+               (4, 30, "cruise"), (5, 20, "takeoff"), (6, 30, "takeoff"), (7, 30, "cruise")]
+    events = [(e.t, e.event) for t, oil, phase in samples
+              for e in engine.step(float(t), {"oil_pressure": oil, "flight_phase": phase})
+              if e.rule is not None]
+    assert events == [(3.0, "raise"), (4.0, "clear")]  # the second hold never released

@@ -641,6 +641,7 @@ DISCRETE_RULES: list[tuple[str, dict[str, Any], float | None]] = [
     ("TAKEOFF", {"all": [{"param": "phase", "op": "in", "states": ["takeoff", "climb"]},
                          {"param": "speed", "op": ">=", "value": 200}]}, 1.0),
     ("TRANSIT", {"param": "gear", "op": "==", "state": "transit"}, None),
+    ("HELD", {"param": "speed", "op": ">", "value": 140}, None),  # inhibited in takeoff
 ]
 
 
@@ -656,6 +657,8 @@ def discrete_bundle(tmp: Path) -> Path:
                 "source": {"file": "rules.jsonl", "line": line, "text": f"rule {rule_id}"}}
             if duration is not None:
                 rule["duration"] = {"seconds": duration, "inclusive": False}
+            if rule_id == "HELD":
+                rule["inhibit"] = {"param": "phase", "states": ["takeoff"]}
             f.write(json.dumps(rule) + "\n")
     result = collect_rules([folder])
     assert not result.errors and len(result.rules) == len(DISCRETE_RULES)
@@ -694,5 +697,7 @@ def test_states_on_the_wire_give_the_lane_the_python_stream_and_replay_the_same_
            if r.get("event") in ("raise", "clear", "fault", "fault_clear")]
     assert got == want
     assert {e for _, e, _ in want} >= {"raise", "clear", "fault"}
+    held = [e for e in want if e[2] == "HELD"]
+    assert held and any(e[1] == "raise" for e in held)
     reasons = {r.get("reason") for r in slow.records() if r.get("event") == "fault"}
     assert {"not a state", "above range", "below range"} <= reasons, reasons
