@@ -464,6 +464,10 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     for k, word in enumerate(words):
         if word in joins and content(words[k + 1:k + 4]) and not _noun_coordination(words, k):
             return " ".join(t.text for t in after[k:k + 6])
+        if word in ("unless", "except") and content(words[k + 1:k + 5]):
+            # "A closed bell is used at depths greater than 300 fsw, except when diving is
+            # conducted in physically confining spaces": an exception that compares nothing
+            return " ".join(t.text for t in after[k:k + 6])
     return ""
 
 
@@ -611,7 +615,10 @@ _WORD_DURATION = re.compile(
     r"six|ten|twelve|several|a few)\s+(?:hours?|minutes?|seconds?|days?|weeks?)\b",
     re.IGNORECASE)
 _EVENT_COUNT = re.compile(
-    r"\b(?:twice|three times|(?:\d+|two|three|four|five) times|more than once)\b"
+    r"\b(?:(?:two|three|four|five|\d+) (?:consecutive|successive) (?:[a-z]+ ){0,2}"
+    r"(?:tests|readings|samples|measurements|results|checks|scans|cycles|trips|alarms|"
+    r"values|occurrences)|"  # "two consecutive blood sampling tests"
+    r"twice|three times|(?:\d+|two|three|four|five) times|more than once)\b"
     r"(?:\s+(?:within|in|per|during)\b[^,;]*)?", re.IGNORECASE)
 
 
@@ -701,10 +708,15 @@ def _state_at(info: ParameterInfo, words: list[str], k: int) -> tuple[str, int] 
 
 def _phase_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
               ) -> FoundAtom | None:
-    """"during takeoff", "in cruise", "throughout the climb": a phase named alone."""
-    if words[i] not in _PHASE_WORDS:
+    """"during takeoff", "in cruise", "throughout the climb": a phase named alone; also
+    as the subject that opens the text ("SCUBA diving shall not be conducted ...")."""
+    if words[i] in _PHASE_WORDS:
+        k = i + 1 + (i + 1 < len(words) and words[i + 1] in ("the", "a"))
+    elif i == 0 and any(w in _MODALS or w == "may" for w in words[1:6]) and any(
+            t.kind == "num" for t in tokens):  # with a comparison to say what is limited
+        k = 0
+    else:
         return None
-    k = i + 1 + (i + 1 < len(words) and words[i + 1] in ("the", "a"))
     for info in table.params.values():
         if info.phase and info.states:
             state = _state_at(info, words, k)

@@ -400,8 +400,11 @@ def extract(
             _title_not_read(st, params, out)
             continue
         following = _following_step(statements, index)
+        before = len(out.descriptive)
         for part in _compound_parts(st, params, used_ids):
             _extract_statement(part, params, out, used_ids, list_titles.get(index), following)
+        if st.kind == "item" and len(out.descriptive) > before:
+            _ruled_from_above(statements, index, params, out, before)
     for index, kind in sorted(lead_ins.items()):
         _judge_lead_in(statements, index, kind, lead_items, params, out)
     for title, items in _procedures(statements, procedure_items):
@@ -639,18 +642,43 @@ def _under_lead_in(item: Statement, lead_in: Statement, how: str, params: Parame
         return replace(item, parse_text=f"The {name} shall not exceed {limit.group('value')}.")
     if how == WHEN:  # "When C—" + "(ii) A" reads "When C, A"
         return replace(item, parse_text=f"{lead}, {lowered}.")
+    if how in (PROHIBITION, COMPARISON):
+        scope = _unmeasured_scope(lead, params)
+        if scope:
+            # "Diving operations involving liveboating shall not be conducted:": the rule
+            # is for what the qualifier names, which no parameter measures
+            out.problems.append(Problem(
+                item.file, item.line, f"the lead-in limits the rule to what no parameter "
+                f"measures ({scope!r})", item.text, kind=NEEDS_REVIEW, page=item.page))
+            return None
     if how == PROHIBITION:
         # "No person may act ... as a crewmember of a civil aircraft—" + "(4) While having
         # an alcohol concentration of 0.04 or greater ...": each item one prohibition
         return replace(item, parse_text=f"{lead} {lowered}.")
     # CONDITIONS: "The provisions of this paragraph apply if—", "... unless the aircraft:"
-    if _rule_like(body, params) or _rule_like(lead, params):
+    if _rule_like(body, params) or _rule_like(lead, params) or _rule_like(f"{lead} {body}",
+                                                                           params):
         out.problems.append(Problem(
             item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
             "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
     else:
         out.describe(item, "a condition of its lead-in, not a rule of its own")
     return None
+
+
+# A subject narrowed by a participle or relative clause: "Diving operations involving
+# liveboating", "Aircraft using ...", "operations in which ...".
+_SCOPE = re.compile(r"\b(?:involving|using|engaged in|that (?:involve|use)s?|"
+                    r"which (?:involve|use)s?|in which|where)\b[^,;]*", re.IGNORECASE)
+
+
+def _unmeasured_scope(lead: str, params: ParameterTable) -> str:
+    """The qualifier of a lead-in's subject that no parameter measures ("involving
+    liveboating"), or ""."""
+    scope = _SCOPE.search(_MODAL.split(lead, maxsplit=1)[0])
+    if scope and not params.named_in(scope.group(0)) and not params.infer:
+        return scope.group(0).strip()
+    return ""
 
 
 def _order_for_whom(cond_text: str, parsed: ParsedCondition) -> bool:
@@ -744,6 +772,29 @@ def _conditional_title(text: str) -> bool:
     pressure drops below 1,500 psi for more than 10 seconds, accomplish the following:"."""
     cleaned = _DISCOURSE.sub("", _clean(text))
     return bool(_LEADING_CONDITIONAL.match(cleaned)) and _has_comparison(cleaned)
+
+
+def _ruled_from_above(statements: list[Statement], index: int, params: ParameterTable,
+                      out: Extraction, first: int) -> None:
+    """An item read as descriptive for want of a rule word, when a lead-in above it (up to
+    two levels: "The diving supervisor shall insure that—" / "(a) SCUBA diving is not
+    conducted—" / "(2) At depths greater than 130 fsw;") has one and the item reads a
+    parameter: listed for review instead, never a silent miss."""
+    above = [st for st in statements[max(0, index - 12):index]
+             if st.kind != "item" and st.file == statements[index].file][-2:]
+    lead = " ".join(_clean(st.text) for st in above)
+    if not above or not _LEAD_IN_END.search(above[-1].text.strip()) or not (
+            _RULE_WORDS.search(lead)):
+        return
+    item = statements[index]
+    if not _rule_like(f"{lead} {_clean(item.text)}", params):
+        return
+    for st in out.descriptive[first:]:
+        out.reasons.pop(statement_key(st), None)
+    del out.descriptive[first:]
+    out.problems.append(Problem(
+        item.file, item.line, f"an entry of the lead-in {lead[:60]!r}, which is not read "
+        "with it", item.text, kind=NEEDS_REVIEW, page=item.page))
 
 
 def _title_not_read(st: Statement, params: ParameterTable, out: Extraction) -> None:
@@ -898,10 +949,11 @@ def _extract_statement(
         out.rules.append(rule)
         return
 
-    labelled = _LABELLED_LIMIT.match(body) if list_title else None
+    labelled = (_LABELLED_LIMIT.match(body) if list_title
+                and not _unmeasured_scope(list_title, params) else None)
     shape = (("if_then", f"{labelled.group('label')} is {labelled.group('cond')}", list_title,
               False) if labelled and list_title else _body_shape(body))
-    if shape is None and list_title:
+    if shape is None and list_title and not _unmeasured_scope(list_title, params):
         shape = _listed_condition(body, list_title)
     if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
@@ -982,6 +1034,14 @@ def _extract_statement(
         action = following
     if not action:
         out.problems.append(Problem(st.file, st.line, "no action found", st.text, page=st.page))
+        return
+    if kind == "if_then" and not subject_mode and _has_condition_comparison(
+            _ORDER_UNTIL.sub(" ", action)):
+        # "For an employee removed due to a blood lead level at or above 50 µg/dl when
+        # ... is below 40 µg/dl": a comparison said with the order is a condition too
+        out.problems.append(Problem(
+            st.file, st.line, f"a comparison outside the condition, in {action[:60]!r}: "
+            "it is not read", st.text, kind=NEEDS_REVIEW, page=st.page))
         return
     rule = Rule(
         id=unique_id(req_id or hashed_id("R", st.text), used_ids),
@@ -1304,7 +1364,9 @@ def _listed_condition(body: str, title: str) -> tuple[str, str, str, bool] | Non
     "C1  Fuel gas pressure low-low (2oo3): fuel gas pressure below 5 psig"."""
     label, colon, rest = body.partition(":")
     cond = rest if colon and _has_comparison(rest) and not _has_comparison(label) else body
-    if not _has_comparison(cond):
+    if not _has_comparison(cond) or _ONLY.search(title):
+        # "Mixed-gas diving shall be conducted only when: ... (ii) A closed bell is used at
+        # depths greater than 300 fsw": entries that permit, read together only
         return None
     if _REQUIREMENT_TITLE.search(title) and not _CONSEQUENCE.search(title):
         # "Compressed breathing air shall meet at least the requirements ..., to include:

@@ -300,6 +300,10 @@ _unit("ft²", "area", Fraction("0.3048") ** 2, aliases=["ft2", "ft^2", "sq ft"],
       names=_s("square foot") + ("square feet",))
 _unit("in²", "area", Fraction("0.0254") ** 2, aliases=["in2", "in^2", "sq in"])
 _unit("S", "conductance", 1, names=_s("siemens"), prefixes="µmk")
+# Diving depth as a pressure head: its conventions differ (33 fsw is 1 atm for the US
+# Navy; 10 msw is 1 bar), so it is its own quantity, compared only with itself.
+_unit("fsw", "seawater depth", 1, aliases=["FSW"],
+      names=("foot of seawater", "feet of seawater", "foot of sea water", "feet of sea water"))
 _unit("lx", "illuminance", 1, aliases=["lux", "lm/m2", "lm/m²"], names=["lux"])
 # A lumen per square foot is a foot-candle (29 CFR 1910.178: "2 lumens per square foot").
 _unit("fc", "illuminance", 1 / Fraction("0.3048") ** 2, aliases=["lm/ft2", "lm/ft²"],

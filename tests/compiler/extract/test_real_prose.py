@@ -253,3 +253,51 @@ def test_a_condition_after_a_linking_phrase_and_a_rule_like_title_are_read() -> 
     (rule,) = found.rules
     assert rule.condition is not None and rule.kind == "if_then"
     assert bare(condition_to_json(rule.condition).get("all", [{}])[0]) == ("rh", ">", 85.0)
+
+
+def diving() -> ParameterTable:
+    out = ParameterTable()
+    for name, aliases, unit in (
+        ("depth", ("depth", "depths"), "fsw"),
+        ("decompression", ("inwater decompression time",), "min"),
+        ("blood_lead", ("blood lead level",), "µg/dL"),
+    ):
+        out.add(ParameterInfo(name, aliases, unit))
+    return out
+
+
+def read_diving(text: str) -> Any:
+    return extract(split_statements(text, "m.md"), diving())
+
+
+@pytest.mark.parametrize("text", [
+    # a comparison said with the order ("removed due to ... at or above 50")
+    "(A) The employer shall return an employee to his or her former job status:\n\n"
+    "(1) For an employee removed due to a blood lead level at or above 50 µg/dl when two "
+    "consecutive blood sampling tests indicate that the employee's blood lead level is below "
+    "40 µg/dl;\n",
+    # a count of tests the condition needs
+    "Notify the physician when two consecutive blood sampling tests show a blood lead level "
+    "above 40 µg/dl.\n",
+    # an exception that compares nothing, after the comparison
+    "Stop the dive if the depth is greater than 300 fsw, except when diving is conducted in "
+    "physically confining spaces.\n",
+    # entries that permit, read together only
+    "(b) Limits. Mixed-gas diving shall be conducted only when:\n\n"
+    "(ii) A closed bell is used at depths greater than 300 fsw.\n",
+    # a lead-in narrowed to what no parameter measures
+    "(b) Limits. Diving operations involving liveboating shall not be conducted:\n\n"
+    "(1) With an inwater decompression time of greater than 120 minutes;\n",
+])
+def test_what_would_fire_where_the_text_says_it_must_not_is_not_compiled(text: str) -> None:
+    found = read_diving(text)
+    assert not [r for r in found.rules if r.condition is not None], found.rules
+    assert any(p.kind in ("needs review", "unreadable") for p in found.problems)
+
+
+def test_an_entry_under_a_lead_in_with_the_rule_word_above_is_listed() -> None:
+    found = read_diving("The diving supervisor shall insure that—\n\n"
+                        "(a) SCUBA diving is not conducted—\n\n"
+                        "(2) At depths greater than 130 fsw;\n")
+    assert not found.rules
+    assert [p.line for p in found.problems if p.kind == "needs review"] == [5]
