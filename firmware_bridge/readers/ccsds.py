@@ -176,7 +176,8 @@ class CcsdsDecoder:
         self._seq_out = 0
         self._last: dict[int, tuple[int, bytes]] = {}  # apid -> (sequence count, packet)
         self._readers = {
-            apid: [(f.channel, f.struct.unpack_from, f.offset, f.scale, f.bias) for f in p.fields]
+            apid: [(f.channel, f.struct.unpack_from, f.offset, f.scale, f.bias, f.mask)
+                   for f in p.fields]
             for apid, p in config.packets.items()
         }
         self._min = {apid: config.min_packet(apid) for apid in (*config.packets, IDLE_APID)}
@@ -341,8 +342,9 @@ class CcsdsDecoder:
         self._last[apid] = (seq, pkt)
         base = PRIMARY_HEADER + config.secondary_header_bytes
         values = {
-            channel: unpack(pkt, base + offset)[0] * scale + bias
-            for channel, unpack, offset, scale, bias in self._readers[apid]
+            channel: (unpack(pkt, base + offset)[0] if mask is None
+                      else masked(unpack(pkt, base + offset)[0], mask)) * scale + bias
+            for channel, unpack, offset, scale, bias, mask in self._readers[apid]
         }
         t_us = self._time_us(pkt)
         frame = Frame(MsgType.TELEMETRY, self._seq_out, t_us, encode_telemetry(values))
@@ -374,3 +376,9 @@ class CcsdsDecoder:
         at += config.cuc_coarse
         fine = int.from_bytes(pkt[at : at + config.cuc_fine], "big")
         return coarse * 1_000_000 + (fine * 1_000_000 >> 8 * config.cuc_fine)
+
+
+def masked(raw: int, mask: int) -> int:
+    """The bits of ``raw`` that ``mask`` selects, shifted down to bit 0 (a flag or a
+    state index packed in a status word)."""
+    return (raw & mask) >> ((mask & -mask).bit_length() - 1)

@@ -26,7 +26,7 @@ _FIELD_SIZES = {"i1": 1, "u1": 1, "i2": 2, "u2": 2, "i4": 4, "u4": 4, "i8": 8, "
 _FIELD_SIZES |= {"f4": 4, "f8": 8}
 _STRUCT_CODES = {"i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I"}
 _STRUCT_CODES |= {"i8": "q", "u8": "Q", "f4": "f", "f8": "d"}
-_FIELD_KEYS = {"channel", "type", "offset", "scale", "bias"}
+_FIELD_KEYS = {"channel", "type", "offset", "scale", "bias", "mask"}
 _TOP_KEYS = {
     "time_code",
     "time_pfield",
@@ -39,6 +39,17 @@ _TOP_KEYS = {
     "packet",
 }
 
+
+
+def _mask(item: Mapping[str, Any], kind: str, at: str) -> int | None:
+    mask = item.get("mask")
+    if mask is None:
+        return None
+    bits = 8 * _FIELD_SIZES[kind.lstrip("<>")]
+    if kind.lstrip("<>")[0] not in "iu" or type(mask) is not int or not 0 < mask < 1 << bits:
+        raise CcsdsConfigError(f"{at}.mask must be an integer of at most the field's bits, "
+                               f"on an integer type, not {mask!r}")
+    return mask
 
 
 class CcsdsConfigError(RulecError, ValueError):
@@ -54,6 +65,7 @@ class FieldSpec:
     offset: int  # octets from the start of the user data field
     scale: float = 1.0
     bias: float = 0.0
+    mask: int | None = None  # integer types: the bits selected, shifted down (a state index)
 
     @property
     def size(self) -> int:
@@ -166,6 +178,7 @@ def _packet_spec(raw: Any, where: str) -> PacketSpec:
             _int_in(item, "offset", None, 0, MAX_PACKET, at),
             _finite(item, "scale", 1.0, at),
             _finite(item, "bias", 0.0, at),
+            _mask(item, kind, at),
         )
         if any(f.channel == spec.channel for f in out):
             raise CcsdsConfigError(f"{at}: channel {spec.channel} appears twice in one packet")

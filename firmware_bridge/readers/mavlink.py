@@ -25,7 +25,7 @@ TIME_SOURCES = ("receive", "message")
 SEQ_MODULUS = 256
 SEQ_GAP_LIMIT = SEQ_MODULUS // 2  # a larger jump is a restart or reordering, not loss
 _TOP_KEYS = {"dialect", "time", "system_id", "named_values", "field"}
-_FIELD_KEYS = {"message", "field", "channel", "scale", "bias"}
+_FIELD_KEYS = {"message", "field", "channel", "scale", "bias", "mask"}
 
 
 class MavlinkConfigError(RulecError, ValueError):
@@ -34,13 +34,16 @@ class MavlinkConfigError(RulecError, ValueError):
 
 @dataclass(frozen=True)
 class FieldMap:
-    """``message.field * scale + bias`` goes to ``channel``."""
+    """``message.field * scale + bias`` goes to ``channel``; with ``mask``, the bits of an
+    integer field it selects, shifted down (HEARTBEAT.base_mode, mask 128: armed 0 or 1,
+    a discrete parameter's state index)."""
 
     message: str  # MAVLink message name, e.g. SCALED_PRESSURE
     field: str
     channel: int
     scale: float = 1.0
     bias: float = 0.0
+    mask: int | None = None
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,10 @@ def _field_map(raw: Any, where: str) -> FieldMap:
             raise MavlinkConfigError(f"{where}.{key} must be a finite number, not {value!r}")
         numbers.append(float(value))
     assert isinstance(channel, int)
-    return FieldMap(message.upper(), name, channel, numbers[0], numbers[1])
+    mask = raw.get("mask")
+    if mask is not None and (type(mask) is not int or not 0 < mask < 1 << 64):
+        raise MavlinkConfigError(f"{where}.mask must be an integer of 1..64 bits, not {mask!r}")
+    return FieldMap(message.upper(), name, channel, numbers[0], numbers[1], mask)
 
 
 def load_dialect(name: str) -> Any:
@@ -272,6 +278,10 @@ class MavlinkDecoder:
                 values[channel] = float(msg.value)
         for f in self._fields.get(kind, ()):
             raw = getattr(msg, f.field)
+            if f.mask is not None:
+                if not isinstance(raw, int):
+                    continue  # a mask selects bits of an integer field only
+                raw = masked(raw, f.mask)
             if isinstance(raw, int | float):
                 values[f.channel] = raw * f.scale + f.bias
         return values
@@ -285,3 +295,8 @@ class MavlinkDecoder:
             if isinstance(boot_ms, int):
                 return boot_ms * 1000
         return int(self.clock() * 1e6)
+
+
+def masked(raw: int, mask: int) -> int:
+    """The bits of ``raw`` that ``mask`` selects, shifted down to bit 0."""
+    return (raw & mask) >> ((mask & -mask).bit_length() - 1)

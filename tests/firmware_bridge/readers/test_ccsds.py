@@ -339,3 +339,26 @@ def test_random_garbage_keeps_the_buffer_bounded() -> None:
 def test_bad_mappings_name_the_key(table: dict[str, Any], message: str) -> None:
     with pytest.raises(CcsdsConfigError, match=message):
         parse_ccsds_config(table)
+
+
+def test_a_mask_takes_a_state_index_from_a_status_word() -> None:
+    """Bits 4-5 of a status octet hold a mode (a discrete parameter's state index); bit 7
+    a flag; the rest of the octet is not read."""
+    config = parse_ccsds_config({"time_code": "cuc", "packet": [{"apid": 300, "fields": [
+        {"channel": 0, "type": "u1", "offset": 0, "mask": 0x30},
+        {"channel": 1, "type": "u1", "offset": 0, "mask": 0x80},
+        {"channel": 2, "type": ">u2", "offset": 1, "mask": 0x0F00},
+    ]}]})
+    dec = CcsdsDecoder(config, datagrams=True)
+    raw = packet(300, 1, bytes([0b1010_1111]) + (0x0A42).to_bytes(2, "big"), cuc(1_000_000))
+    assert values(dec.feed(raw)) == [{0: 2.0, 1: 1.0, 2: 10.0}]
+
+
+@pytest.mark.parametrize(("field", "piece"), [
+    ({"channel": 0, "type": ">f4", "offset": 0, "mask": 1}, "on an integer type"),
+    ({"channel": 0, "type": "u1", "offset": 0, "mask": 256}, "mask must be an integer"),
+    ({"channel": 0, "type": "u1", "offset": 0, "mask": 0}, "mask must be an integer"),
+])
+def test_a_bad_mask_is_refused(field: dict[str, Any], piece: str) -> None:
+    with pytest.raises(CcsdsConfigError, match=piece):
+        parse_ccsds_config({"time_code": "cuc", "packet": [{"apid": 5, "fields": [field]}]})

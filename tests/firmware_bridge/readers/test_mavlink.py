@@ -224,3 +224,25 @@ def test_daemon_over_udp(tmp_path: Path) -> None:
     assert [(a.event, a.values) for a in events] == [("raise", {0: 620.0})]  # never 990
     assert daemon.counters.dropped(daemon.counters.total) == {"crc": 1}
     assert daemon.counters.total["samples"] == 2
+
+
+def test_a_mask_reads_the_armed_flag_and_an_enum_as_state_indexes() -> None:
+    """HEARTBEAT.base_mode bit 7 (MAV_MODE_FLAG_SAFETY_ARMED) as 0/1, and
+    EXTENDED_SYS_STATE.landed_state as it is (states listed in its enum's order)."""
+    config = parse_mavlink_config({"field": [
+        {"message": "HEARTBEAT", "field": "base_mode", "channel": 0, "mask": 128},
+        {"message": "EXTENDED_SYS_STATE", "field": "landed_state", "channel": 1},
+    ]})
+    fw = Sender()
+    dec = MavlinkDecoder(config, clock=lambda: 1.0)
+    armed = mavlink2.MAVLink_heartbeat_message(2, 3, 128 | 64 | 1, 0, 4, 3)
+    disarmed = mavlink2.MAVLink_heartbeat_message(2, 3, 64 | 1, 0, 4, 3)
+    in_air = mavlink2.MAVLink_extended_sys_state_message(0, 2)
+    frames = dec.feed(fw.pack(armed) + fw.pack(in_air) + fw.pack(disarmed))
+    assert values(frames) == [{0: 1.0}, {1: 2.0}, {0: 0.0}]
+
+
+def test_a_bad_mask_is_refused() -> None:
+    with pytest.raises(MavlinkConfigError, match="mask must be an integer"):
+        parse_mavlink_config({"field": [
+            {"message": "HEARTBEAT", "field": "base_mode", "channel": 0, "mask": 0}]})
