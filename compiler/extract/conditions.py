@@ -188,7 +188,8 @@ class FoundAtom:
     negated: bool = False  # a requirement said with not/never: the op is the written one's negation
     states: tuple[str, ...] = ()  # a discrete parameter in one of these states
     not_state: bool = False  # "is not running": in none of them
-    phase: bool = False  # said as a phase ("during takeoff"): when a rule applies, never what
+    phase: bool = False  # said as a phase ("during takeoff", "while the X is S"): when a rule
+    # applies, never what must hold
 
 
 @dataclass
@@ -441,8 +442,9 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
         # "The employer shall establish and maintain a program ... by making testing
         # available to all employees whose exposures equal or exceed N": the comparison
         # is said of whoever the relative clause names; the order's own words are no part
+        state_after = atoms[0].states and atoms[0].phase
         if any(t.low in ("whose", "who", "whom") for t in tokens[first:atoms[0].first]) or (
-                atoms[0].states and tokens[atoms[0].first].low in _PHASE_WORDS):
+                state_after):
             # ... or the condition is a phase said after the order: "Wheel stops or other
             # protection shall be provided ... during loading or unloading operations"
             before, words = [], []
@@ -676,6 +678,10 @@ def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundA
         atom = FoundAtom(i, k + size - 1, "in", Decimal(0), None)
         atom.param, atom.label = name, " ".join(t.text for t in tokens[i:i + length])
         atom.states, atom.not_state = (value,), negated
+        # "... shall be provided while the landing gear is extended": when the rule applies
+        atom.phase = i > 1 and words[i - 1] in ("the", "a") and words[i - 2] in (
+            "while", "when", "whenever") or i > 0 and words[i - 1] in ("while", "when",
+                                                                      "whenever")
         found.append(atom)
         i = atom.last + 1
     return found, unknown
@@ -722,6 +728,9 @@ def _phase_at(tokens: list[Token], words: list[str], i: int, table: ParameterTab
             state = _state_at(info, words, k)
             if state is None:
                 continue
+            longer = table.alias_at(words, k)
+            if longer is not None and longer[1] > state[1]:
+                continue  # "while the landing gear is extended": a name, not the phase
             states, end = [state[0]], k + state[1]
             while end + 1 < len(words) and words[end] in ("or", "and"):
                 more = _state_at(info, words, end + 1)  # "during loading or unloading"

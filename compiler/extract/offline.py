@@ -24,7 +24,7 @@ from rulec.compiler.extract.conditions import (
     parse_condition,
     tokenize,
 )
-from rulec.compiler.model.parameters import ParameterTable
+from rulec.compiler.model.parameters import ParameterTable, words_of
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.model.units import Unit, units_compatible
 from rulec.compiler.read.statements import PARAGRAPH_MARK, Statement
@@ -1072,8 +1072,15 @@ def _phase_of_an_order(before: str, parsed: ParsedCondition, params: ParameterTa
     """"Wheel stops shall be provided ... during loading or unloading operations": only
     phases after the rule word, which say when the order applies; but "The cabin door
     shall be closed during takeoff" names a state the order requires, which is not read."""
-    return all(a.phase for a in parsed.atoms) and not any(
-        params.params[name].states for name in params.named_in(before))
+    if not all(a.phase for a in parsed.atoms):
+        return False
+    words = f" {' '.join(words_of(before))} "
+    for name in params.named_in(before):
+        info = params.params[name]
+        said = [*info.states, *(w for ws in info.phrases.values() for w in ws)]
+        if any(f" {' '.join(words_of(w))} " in words for w in said):
+            return False  # "The cabin door shall be closed during takeoff": a state required
+    return True
 
 
 # "(inhibited during takeoff and landing)", ", inhibited in cruise": ECAM-style phases

@@ -106,3 +106,17 @@ def test_an_exception_after_a_requirement_exempts_it(sentence: str) -> None:
     assert strip(condition_to_json(rule.condition)) == {"all": [
         {"not": state("flight_phase", "takeoff")},
         {"not": {"param": "engine_speed", "op": "<=", "value": 2700}}]}
+
+
+def test_an_order_about_things_a_state_parameter_also_names_applies_in_its_phase() -> None:
+    found = read("Wheel chocks shall be placed under the gear wheels during takeoff.")
+    (rule,) = found.rules  # "gear" is named, but none of its states is
+    assert rule.condition is not None
+    assert strip(condition_to_json(rule.condition)) == state("flight_phase", "takeoff")
+
+
+def test_a_state_condition_said_after_the_order_with_while() -> None:
+    found = read("Positive protection shall be provided while the landing gear is extended.")
+    (rule,) = found.rules
+    assert rule.condition is not None
+    assert strip(condition_to_json(rule.condition)) == state("landing_gear", "extended")
