@@ -203,8 +203,7 @@ def frame_payload(payload_bytes: bytes, flags: int = 0) -> bytes:
     correct digest (e.g. to check that hostile msgpack is refused by the unpacker).
     """
     data = bytes(payload_bytes)
-    if flags & ~FLAG_DISCRETE:
-        raise BundleError(f"cannot frame with flags 0x{flags:04x}: only the discrete bit")
+    _content_flags(flags)
     header = HEADER_STRUCT.pack(MAGIC, FORMAT_VERSION, flags, len(data),
                                 hashlib.sha256(data).digest())
     return header + data
@@ -221,8 +220,7 @@ def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], by
     data = bytes(payload_bytes)
     if len(key_id) != 32:
         raise BundleError(f"cannot sign: key id is {len(key_id)} bytes, must be 32")
-    if flags & ~FLAG_DISCRETE:
-        raise BundleError(f"cannot frame with flags 0x{flags:04x}: only the discrete bit")
+    _content_flags(flags)
     header = HEADER_STRUCT.pack(
         MAGIC, FORMAT_VERSION, FLAG_SIGNED | flags, len(data), hashlib.sha256(data).digest()
     )
@@ -231,6 +229,12 @@ def frame_signed(payload_bytes: bytes, key_id: bytes, sign: Callable[[bytes], by
     if len(signature) != 64:
         raise BundleError(f"cannot sign: signature is {len(signature)} bytes, must be 64")
     return message + signature + data
+
+
+def _content_flags(flags: int) -> None:
+    """A framer is given only the flags a payload's content sets (``payload_flags``)."""
+    if flags & ~FLAG_DISCRETE:
+        raise BundleError(f"cannot frame with flags 0x{flags:04x}: only the discrete bit")
 
 
 def payload_flags(payload: dict[str, Any]) -> int:

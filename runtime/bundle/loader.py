@@ -68,10 +68,20 @@ class ParameterSpec:
     def discrete(self) -> bool:
         return bool(self.states)
 
+    def state_name(self, value: float) -> str:
+        return state_name(self.states, value)
+
     def state_index(self, word: str) -> int | None:
         """The index of a state by its name (any case), or None."""
         word = " ".join(word.lower().split())
         return self.states.index(word) if word in self.states else None
+
+
+def state_name(states: tuple[str, ...], value: float) -> str:
+    """The state a value is the index of, or "?" when it is none (between two indexes,
+    out of range, NaN)."""
+    k = int(value) if value == value and abs(value) < len(states) else -1
+    return states[k] if 0 <= k == value else "?"
 
 
 @dataclass(frozen=True)

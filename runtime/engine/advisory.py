@@ -63,8 +63,7 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
             continue
         label = param.name.replace("_", " ")
         if param.states:  # "landing gear is extended": the state it is in
-            state = param.states[int(value)] if 0 <= value < len(param.states) else "?"
-            parts.append(f"{label} is {state}")
+            parts.append(f"{label} is {param.state_name(value)}")
             continue
         parts.append(
             f"{label} {with_unit(value, param.unit)} {relation_words(lo, hi, flags, param.unit)}"

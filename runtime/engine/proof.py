@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from rulec.runtime.bundle.loader import Bundle
+from rulec.runtime.bundle.loader import Bundle, state_name
 from rulec.runtime.engine.advisory import format_value, relation_words, unit_suffix, with_unit
 
 
@@ -91,8 +91,7 @@ class Comparison:
 
     def state(self) -> str:
         """The state a discrete value names ("?" for an index it does not have)."""
-        k = int(self.value)
-        return self.states[k] if 0 <= k < len(self.states) and k == self.value else "?"
+        return state_name(self.states, self.value)
 
     def label(self) -> str:
         return self.parameter.replace("_", " ")

@@ -161,8 +161,9 @@ class EventStream:
                 values, self.last_time, self._valid_lo, self._valid_hi, self._max_age,
                 strict=True)):
             if seen == -math.inf or (lo <= v <= hi and t - seen <= age and (
-                    i not in discrete or v == math.floor(v))):
-                continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`
+                    not discrete or i not in discrete or v == math.floor(v))):
+                continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`;
+                # a numeric-only bundle never looks a parameter up in `discrete`
             faults_now[self.bundle.parameters[i].name] = index.invalid(i, v) or "stale"
             faulted.add(i)
         x = np.array(values)
@@ -327,8 +328,4 @@ class EventStream:
 def inhibited(spec: RuleSpec, x: Any) -> bool:
     """Whether a rule's raise is held now: a phase that inhibits it holds (a phase value
     absent or invalid inhibits nothing)."""
-    for axis, states in spec.inhibit:
-        value = float(x[axis])
-        if value == value and int(value) in states and value == int(value):
-            return True
-    return False
+    return any(float(x[axis]) in states for axis, states in spec.inhibit)  # NaN, 1.5: none
