@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 from rulec.firmware_bridge.protocol import Frame, MsgType, encode_telemetry
+from rulec.firmware_bridge.readers import masked
 from rulec.firmware_bridge.readers.ccsds_config import (
     CRC_SIZE,
     IDLE_APID,
@@ -376,9 +377,3 @@ class CcsdsDecoder:
         at += config.cuc_coarse
         fine = int.from_bytes(pkt[at : at + config.cuc_fine], "big")
         return coarse * 1_000_000 + (fine * 1_000_000 >> 8 * config.cuc_fine)
-
-
-def masked(raw: int, mask: int) -> int:
-    """The bits of ``raw`` that ``mask`` selects, shifted down to bit 0 (a flag or a
-    state index packed in a status word)."""
-    return (raw & mask) >> ((mask & -mask).bit_length() - 1)

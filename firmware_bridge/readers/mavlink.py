@@ -18,6 +18,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rulec.firmware_bridge.protocol import MAX_CHANNELS, Frame, MsgType, encode_telemetry
+from rulec.firmware_bridge.readers import masked
 from rulec.runtime.errors import RulecError
 
 NAMED_MESSAGES = ("NAMED_VALUE_FLOAT", "NAMED_VALUE_INT")
@@ -295,8 +296,3 @@ class MavlinkDecoder:
             if isinstance(boot_ms, int):
                 return boot_ms * 1000
         return int(self.clock() * 1e6)
-
-
-def masked(raw: int, mask: int) -> int:
-    """The bits of ``raw`` that ``mask`` selects, shifted down to bit 0."""
-    return (raw & mask) >> ((mask & -mask).bit_length() - 1)
