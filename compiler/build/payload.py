@@ -161,18 +161,7 @@ def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | Non
                      ) -> dict[str, Any]:
     info = params.params[name]
     spec = manifest.get(name) if manifest is not None else None
-    if info.states:
-        return {
-            "name": name,
-            "unit": "",
-            "aliases": sorted(set(info.aliases) | {name.replace("_", " ")}),
-            "range": [0.0, float(len(info.states) - 1)],
-            "deadband": 0.0,
-            "max_age_s": float(spec.max_age_s) if spec and spec.max_age_s is not None else None,
-            "channel": spec.channel if spec else None,
-            "states": list(info.states),
-        }
-    return {
+    entry: dict[str, Any] = {
         "name": name,
         "unit": info.unit_symbol or "",
         "aliases": sorted(set(info.aliases) | {name.replace("_", " ")}),
@@ -181,6 +170,9 @@ def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | Non
         "max_age_s": float(spec.max_age_s) if spec and spec.max_age_s is not None else None,
         "channel": spec.channel if spec else None,
     }
+    if info.states:  # the manifest gave it no unit, deadband 0 and range [0, n-1]
+        entry["states"] = list(info.states)
+    return entry
 
 
 def _rule_entry(rule: Rule, manifest: Manifest | None = None,
@@ -208,15 +200,15 @@ def inhibits_of(rule: Rule, manifest: Manifest | None, params: ParameterTable | 
         if entry in (rule.severity, rule.id):
             held.setdefault(phase, set()).add(state)
     out = []
+    where = f"{rule.source.get('file')}:{rule.source.get('line')}: rule {rule.id}"
     for phase, states in held.items():
         info = params.params.get(phase) if params is not None else None
         if info is None or not info.states:
-            raise RuleSchemaError(f"{rule.source.get('file')}:{rule.source.get('line')}: rule "
-                                  f"{rule.id} is inhibited by {phase!r}, not a discrete parameter")
+            raise RuleSchemaError(f"{where} is inhibited by {phase!r}, not a discrete "
+                                  "parameter")
         unknown = sorted(states - set(info.states))
         if unknown:
-            raise RuleSchemaError(f"{rule.source.get('file')}:{rule.source.get('line')}: rule "
-                                  f"{rule.id} is inhibited in {unknown[0]!r}, not a state of "
+            raise RuleSchemaError(f"{where} is inhibited in {unknown[0]!r}, not a state of "
                                   f"{phase} ({', '.join(info.states)})")
         out.append({"param": phase, "states": [s for s in info.states if s in states]})
     return out

@@ -44,13 +44,18 @@ class ParameterInfo:
     states: tuple[str, ...] = ()  # discrete: the state names, in index order
     phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # state -> other words
     phase: bool = False  # state names stand alone in text ("during takeoff")
+    # what names each state, as ``words_of`` folds prose: name or phrase -> state
+    _said: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def state_of(self, word: str) -> str | None:
-        """The state a word or phrase names (its name or one of its phrases), or None."""
-        word = " ".join(word.lower().split())
-        if word in self.states:
-            return word
-        return next((s for s, said in self.phrases.items() if word in said), None)
+    def __post_init__(self) -> None:
+        for state in self.states:
+            for words in (state, *self.phrases.get(state, ())):
+                self._said.setdefault(" ".join(words_of(words)), state)
+
+    def state_of(self, words: str) -> str | None:
+        """The state that words name (its name or one of its phrases, plurals folded as
+        ``words_of`` folds them: "dockboards in position"), or None."""
+        return self._said.get(" ".join(words_of(words)))
 
 
 @dataclass

@@ -271,13 +271,7 @@ def condition_from_json(obj: Any, at: str) -> Condition:
         return Not(condition_from_json(obj["not"], at))
     if "state" in obj or "states" in obj:
         return _state_condition(obj, at)
-    unknown = sorted(set(obj) - {"param", "op", "value", "unit", "label"})
-    if unknown:
-        raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
-    param = _field(obj, "param", str, at)
-    op = _field(obj, "op", str, at)
-    if op not in OPS:
-        raise RuleSchemaError(f"{at}: op must be one of {' '.join(OPS)}, not {op!r}")
+    param, op = _comparison(obj, {"value", "unit"}, OPS, "op", at)
     raw = obj.get("value")
     value: Decimal | tuple[Decimal, Decimal]
     if op in ("between", "outside"):
@@ -315,14 +309,7 @@ def _inhibit(raw: Any, at: str) -> tuple[str, tuple[str, ...]]:
 def _state_condition(obj: dict[str, Any], at: str) -> Condition:
     """`{"param": P, "op": "==" | "!=", "state": S}` or `{"param": P, "op": "in",
     "states": [S, ...]}`: a discrete parameter in (or not in) a state."""
-    unknown = sorted(set(obj) - {"param", "op", "state", "states", "label"})
-    if unknown:
-        raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
-    param = _field(obj, "param", str, at)
-    op = _field(obj, "op", str, at)
-    if op not in STATE_OPS:
-        raise RuleSchemaError(f"{at}: a state comparison's op must be one of "
-                              f"{' '.join(STATE_OPS)}, not {op!r}")
+    param, op = _comparison(obj, {"state", "states"}, STATE_OPS, "a state comparison's op", at)
     if op == "in":
         raw = obj.get("states")
         if "state" in obj or not isinstance(raw, list) or not raw:
@@ -337,6 +324,19 @@ def _state_condition(obj: dict[str, Any], at: str) -> Condition:
     label = obj.get("label", "")
     atom = Atom.in_states(param, tuple(names), label if isinstance(label, str) else "")
     return Not(atom) if op == "!=" else atom
+
+
+def _comparison(obj: dict[str, Any], keys: set[str], ops: tuple[str, ...], what: str,
+                at: str) -> tuple[str, str]:
+    """(param, op) of a comparison object whose other keys are ``keys`` (and "label")."""
+    unknown = sorted(set(obj) - {"param", "op", "label", *keys})
+    if unknown:
+        raise RuleSchemaError(f"{at}: unknown key(s) in condition: {', '.join(unknown)}")
+    param = _field(obj, "param", str, at)
+    op = _field(obj, "op", str, at)
+    if op not in ops:
+        raise RuleSchemaError(f"{at}: {what} must be one of {' '.join(ops)}, not {op!r}")
+    return param, op
 
 
 def _state_name(raw: Any, at: str) -> str:
