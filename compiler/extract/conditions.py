@@ -679,9 +679,8 @@ def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundA
         atom.param, atom.label = name, " ".join(t.text for t in tokens[i:i + length])
         atom.states, atom.not_state = (value,), negated
         # "... shall be provided while the landing gear is extended": when the rule applies
-        atom.phase = i > 1 and words[i - 1] in ("the", "a") and words[i - 2] in (
-            "while", "when", "whenever") or i > 0 and words[i - 1] in ("while", "when",
-                                                                      "whenever")
+        lead = [w for w in words[max(0, i - 2):i] if w not in ("the", "a")]
+        atom.phase = lead[-1:] in (["while"], ["when"], ["whenever"])
         found.append(atom)
         i = atom.last + 1
     return found, unknown

@@ -385,6 +385,7 @@ def extract(
     procedure_items = _procedure_blocks(statements)
     list_titles = _list_titles(statements)
     lead_ins, lead_items = _lead_ins(statements)
+    ruling = _ruling_leads(statements)
     for index, st in enumerate(statements):
         if index in lead_ins:
             continue  # judged once its items are read (below)
@@ -400,11 +401,9 @@ def extract(
             _title_not_read(st, params, out)
             continue
         following = _following_step(statements, index)
-        before = len(out.descriptive)
         for part in _compound_parts(st, params, used_ids):
-            _extract_statement(part, params, out, used_ids, list_titles.get(index), following)
-        if st.kind == "item" and len(out.descriptive) > before:
-            _ruled_from_above(statements, index, params, out, before)
+            _extract_statement(part, params, out, used_ids, list_titles.get(index), following,
+                               ruling.get(index, ""))
     for index, kind in sorted(lead_ins.items()):
         _judge_lead_in(statements, index, kind, lead_items, params, out)
     for title, items in _procedures(statements, procedure_items):
@@ -656,8 +655,7 @@ def _under_lead_in(item: Statement, lead_in: Statement, how: str, params: Parame
         # an alcohol concentration of 0.04 or greater ...": each item one prohibition
         return replace(item, parse_text=f"{lead} {lowered}.")
     # CONDITIONS: "The provisions of this paragraph apply if—", "... unless the aircraft:"
-    if _rule_like(body, params) or _rule_like(lead, params) or _rule_like(f"{lead} {body}",
-                                                                           params):
+    if _rule_like(f"{lead} {body}", params):  # the rule word in one, the reading in the other
         out.problems.append(Problem(
             item.file, item.line, f"one condition of the lead-in {lead[:60]!r}, read with "
             "the other items only", item.text, kind=NEEDS_REVIEW, page=item.page))
@@ -774,27 +772,23 @@ def _conditional_title(text: str) -> bool:
     return bool(_LEADING_CONDITIONAL.match(cleaned)) and _has_comparison(cleaned)
 
 
-def _ruled_from_above(statements: list[Statement], index: int, params: ParameterTable,
-                      out: Extraction, first: int) -> None:
-    """An item read as descriptive for want of a rule word, when a lead-in above it (up to
-    two levels: "The diving supervisor shall insure that—" / "(a) SCUBA diving is not
-    conducted—" / "(2) At depths greater than 130 fsw;") has one and the item reads a
-    parameter: listed for review instead, never a silent miss."""
-    above = [st for st in statements[max(0, index - 12):index]
-             if st.kind != "item" and st.file == statements[index].file][-2:]
-    lead = " ".join(_clean(st.text) for st in above)
-    if not above or not _LEAD_IN_END.search(above[-1].text.strip()) or not (
-            _RULE_WORDS.search(lead)):
-        return
-    item = statements[index]
-    if not _rule_like(f"{lead} {_clean(item.text)}", params):
-        return
-    for st in out.descriptive[first:]:
-        out.reasons.pop(statement_key(st), None)
-    del out.descriptive[first:]
-    out.problems.append(Problem(
-        item.file, item.line, f"an entry of the lead-in {lead[:60]!r}, which is not read "
-        "with it", item.text, kind=NEEDS_REVIEW, page=item.page))
+def _ruling_leads(statements: list[Statement]) -> dict[int, str]:
+    """Items under a lead-in with a rule word up to two levels above them ("The diving
+    supervisor shall insure that—" / "(a) SCUBA diving is not conducted—" / "(2) At depths
+    greater than 130 fsw;"), by index -> the lead-in's words: an item that reads a
+    parameter there is listed for review, never a silent miss."""
+    out: dict[int, str] = {}
+    for index, item in enumerate(statements):
+        if item.kind != "item":
+            continue
+        above = [st for st in statements[max(0, index - 12):index]
+                 if st.kind != "item" and st.file == item.file][-2:]
+        if not above or not _LEAD_IN_END.search(above[-1].text.strip()):
+            continue
+        lead = " ".join(_clean(st.text) for st in above)
+        if _RULE_WORDS.search(lead):
+            out[index] = lead
+    return out
 
 
 def _title_not_read(st: Statement, params: ParameterTable, out: Extraction) -> None:
@@ -917,7 +911,7 @@ def _following_step(statements: list[Statement], index: int) -> str:
 
 def _extract_statement(
     st: Statement, params: ParameterTable, out: Extraction, used_ids: set[str],
-    list_title: str | None = None, following: str = "",
+    list_title: str | None = None, following: str = "", lead: str = "",
 ) -> None:
     """The rule one statement says, if any; `following`: the list item after a statement
     that ends in a colon, the action of a condition said alone ("IF ... ABOVE N:")."""
@@ -949,11 +943,12 @@ def _extract_statement(
         out.rules.append(rule)
         return
 
-    labelled = (_LABELLED_LIMIT.match(body) if list_title
-                and not _unmeasured_scope(list_title, params) else None)
+    if list_title and _unmeasured_scope(list_title, params):
+        list_title = None  # "Diving operations involving liveboating shall not ...:"
+    labelled = _LABELLED_LIMIT.match(body) if list_title else None
     shape = (("if_then", f"{labelled.group('label')} is {labelled.group('cond')}", list_title,
               False) if labelled and list_title else _body_shape(body))
-    if shape is None and list_title and not _unmeasured_scope(list_title, params):
+    if shape is None and list_title:
         shape = _listed_condition(body, list_title)
     if shape is None and severity_word in _ALERT_PREFIXES and _has_comparison(body):
         shape = ("alert", body, "", True)
@@ -962,7 +957,7 @@ def _extract_statement(
         # order for as long as a state (or phase) holds, no number in it
         shape = ("if_then", body, "", True)
     if shape is None:
-        _not_a_rule(st, body, params, out)
+        _not_a_rule(st, body, params, out, lead=lead)
         return
     kind, cond_text, action, subject_mode = shape
     parsed = parse_condition(cond_text, params.resolve, _by_unit(params),
@@ -973,7 +968,7 @@ def _extract_statement(
         parsed.requirement = True  # "Keep X below N" states what must hold
         kind = "constraint"
     if parsed.condition is None and kind == "order":
-        _not_a_rule(st, body, params, out, "an order that names no reading")
+        _not_a_rule(st, body, params, out, "an order that names no reading", lead=lead)
         return
     if parsed.condition is None:
         if kind in ("if_then", "if_not", "keep") or parsed.atoms or parsed.needs_review:
@@ -981,7 +976,7 @@ def _extract_statement(
             out.problems.append(Problem(st.file, st.line, reason, st.text, page=st.page,
                                         kind=NEEDS_REVIEW if parsed.needs_review else UNREADABLE))
         else:
-            _not_a_rule(st, body, params, out, "; ".join(parsed.problems))
+            _not_a_rule(st, body, params, out, "; ".join(parsed.problems), lead=lead)
         return
     condition: Condition = parsed.condition
     if subject_mode:
@@ -1009,7 +1004,8 @@ def _extract_statement(
             # the comparison holds of
             kind, action = "if_then", body
         else:
-            _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order")
+            _not_a_rule(st, body, params, out, "a comparison stated as a fact, not an order",
+                        lead=lead)
             return
     modal = _MODAL.search(cond_text) if subject_mode and kind == "if_then" else None
     before = cond_text[:parsed.comparison_start]
@@ -1109,13 +1105,19 @@ def _names_a_state(body: str, params: ParameterTable) -> bool:
 
 
 def _not_a_rule(st: Statement, body: str, params: ParameterTable, out: Extraction,
-                hint: str = "") -> None:
+                hint: str = "", lead: str = "") -> None:
     """A statement no shape of rule reads: descriptive, with the reason it is one, or, when
-    it looks like a rule (a rule word, and a number in the unit of a parameter it names),
-    listed as needing review: never a silent miss."""
+    it looks like a rule (a rule word, and a number in the unit of a parameter it names;
+    or so with the lead-in ``lead`` it is an entry of), listed as needing review: never a
+    silent miss."""
     reason = _descriptive_reason(body)
     if reason is None:
         named = _rule_like(body, params)
+        if not named and lead and _rule_like(f"{lead} {body}", params):
+            out.problems.append(Problem(
+                st.file, st.line, f"an entry of the lead-in {lead[:60]!r}, which is not read "
+                "with it", st.text, kind=NEEDS_REVIEW, page=st.page))
+            return
         if named:
             why = f"looks like a rule on {named}, but no reading accounts for the whole sentence"
             if hint:

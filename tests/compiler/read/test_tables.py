@@ -43,10 +43,9 @@ def extract_reading_parse_text(statements: list[Statement],
     original = extractor._extract_statement
 
     def reading(st: Statement, params: ParameterTable, out: Extraction, used: set[str],
-                list_title: str | None = None, following: str = "") -> None:
+                *context: str | None) -> None:
         before = len(out.rules)
-        original(replace(st, text=st.parse_text or st.text), params, out, used, list_title,
-                 following)
+        original(replace(st, text=st.parse_text or st.text), params, out, used, *context)
         for rule in out.rules[before:]:
             rule.source = extractor._source(st)
 
