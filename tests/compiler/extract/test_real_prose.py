@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from param_tables import table_of
 
 from rulec.compiler.extract.offline import _statement_body, extract
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
@@ -15,8 +16,7 @@ from rulec.compiler.read.statements import split_statements
 
 
 def table() -> ParameterTable:
-    out = ParameterTable()
-    for name, aliases, unit in (
+    return table_of(
         ("methane", ("methane",), "percent"),
         ("sound_level", ("sound pressure level", "sound level"), "dB"),
         ("pump_speed", ("pump", "pump speed"), "rpm"),
@@ -24,9 +24,7 @@ def table() -> ParameterTable:
         ("alcohol_concentration", ("alcohol concentration",), "percent"),
         ("water_temperature", ("water temperature",), "degF"),
         ("visibility", ("flight visibility",), "km"),
-    ):
-        out.add(ParameterInfo(name, aliases, unit))
-    return out
+    )
 
 
 def rule_of(sentence: str) -> dict[str, Any]:
@@ -87,8 +85,7 @@ def test_a_spec_line_with_its_limit_after_a_comma() -> None:
 
 
 def names_table() -> ParameterTable:
-    out = ParameterTable()
-    for name, aliases, unit in (
+    return table_of(
         ("twa", ("8-hour time-weighted average sound level", "8-hour time-weighted average"),
          "dB"),
         ("noise_dose", ("dose",), "percent"),
@@ -97,9 +94,7 @@ def names_table() -> ParameterTable:
         ("rest", ("consecutive hours of rest",), "h"),
         ("bed_temperature", ("operating temperature (Heated Bed)",), "degC"),
         ("extruder_temperature", ("operating temperature (Extruder)",), "degC"),
-    ):
-        out.add(ParameterInfo(name, aliases, unit))
-    return out
+    )
 
 
 def rules_with(sentence: str) -> Any:
@@ -201,16 +196,13 @@ def test_a_duration_of_a_comparison_stays_one_before_of() -> None:
 
 
 def breathing_air() -> ParameterTable:
-    out = ParameterTable()
-    for name, aliases, unit in (
+    return table_of(
         ("oxygen", ("oxygen content",), "percent"),
         ("hydrocarbon", ("hydrocarbon (condensed) content", "hydrocarbon content"), "mg/m3"),
         ("carbon_monoxide", ("carbon monoxide (co) content", "carbon monoxide"), "ppm"),
         ("rh", ("rh", "relative humidity"), "percent"),
         ("temperature", ("temperature",), "degF"),
-    ):
-        out.add(ParameterInfo(name, aliases, unit))
-    return out
+    )
 
 
 def read_air(text: str) -> Any:
@@ -256,14 +248,11 @@ def test_a_condition_after_a_linking_phrase_and_a_rule_like_title_are_read() -> 
 
 
 def diving() -> ParameterTable:
-    out = ParameterTable()
-    for name, aliases, unit in (
+    return table_of(
         ("depth", ("depth", "depths"), "fsw"),
         ("decompression", ("inwater decompression time",), "min"),
         ("blood_lead", ("blood lead level",), "µg/dL"),
-    ):
-        out.add(ParameterInfo(name, aliases, unit))
-    return out
+    )
 
 
 def read_diving(text: str) -> Any:

@@ -4,23 +4,22 @@ Sentences from 30 CFR 75.323, 14 CFR 107.51, 14 CFR 135.267 and 14 CFR 91.17."""
 
 from __future__ import annotations
 
+from param_tables import table_of
+
 from rulec.compiler.extract.offline import NEEDS_REVIEW, Extraction, extract
-from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import condition_to_json
 from rulec.compiler.read.statements import split_statements
 
 
 def table() -> ParameterTable:
-    out = ParameterTable()
-    for name, aliases, unit in (
+    return table_of(
         ("methane", ("methane", "methane concentration"), "percent"),
         ("altitude", ("altitude",), "ft"),
         ("cloud_distance", ("below the cloud",), "ft"),
         ("alcohol_concentration", ("alcohol concentration",), "percent"),
         ("flight_time", ("total flight time",), "h"),
-    ):
-        out.add(ParameterInfo(name, aliases, unit))
-    return out
+    )
 
 
 def read(text: str) -> Extraction:

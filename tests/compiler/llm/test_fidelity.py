@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from param_tables import table_of
 
 from rulec.compiler.extract.offline import extract
 from rulec.compiler.llm.fidelity import filter_answer, ground_rule, quantities, statement_rule_id
@@ -16,16 +17,14 @@ from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.model.rules import Rule, rule_from_json
 from rulec.compiler.read.statements import Statement, split_statements
 
-PARAMS = ParameterTable()
-for _name, _aliases, _unit in (
+PARAMS = table_of(
     ("egt", ("EGT", "exhaust gas temperature"), "degC"),
     ("oil_temperature", ("oil temperature",), "degC"),
     ("oil_pressure", ("oil pressure",), "kPa"),
     ("altitude", ("pressure altitude",), "m"),
     ("cell_voltage", ("cell voltage",), "V"),
     ("bus_current", ("bus current",), "A"),
-):
-    PARAMS.add(ParameterInfo(_name, _aliases, _unit))
+)
 
 
 def values(text: str) -> list[tuple[str, str | None]]:
