@@ -77,6 +77,11 @@ _PREFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("less", "than"), "<"), (("lower", "than"), "<"), (("fewer", "than"), "<"),
     (("smaller", "than"), "<"), (("younger", "than"), "<"), (("shorter", "than"), "<"),
     (("warmer", "than"), ">"), (("hotter", "than"), ">"),
+    (("deeper", "than"), ">"), (("shallower", "than"), "<"), (("heavier", "than"), ">"),
+    (("lighter", "than"), "<"), (("wider", "than"), ">"), (("narrower", "than"), "<"),
+    (("taller", "than"), ">"), (("thicker", "than"), ">"), (("thinner", "than"), "<"),
+    (("bigger", "than"), ">"), (("stronger", "than"), ">"), (("weaker", "than"), "<"),
+    (("not", "deeper", "than"), "<="), (("no", "deeper", "than"), "<="),
     # on a signed scale: "more negative than -100 mmHg" is below it
     (("more", "negative", "than"), "<"), (("less", "negative", "than"), ">"),
     (("more", "positive", "than"), ">"), (("less", "positive", "than"), "<"),
@@ -108,6 +113,9 @@ _POSTFIX_OPS: list[tuple[tuple[str, ...], str]] = [
     (("or", "colder"), "<="), (("or", "cooler"), "<="), (("and", "colder"), "<="),
     (("or", "smaller"), "<="), (("and", "smaller"), "<="),
     (("or", "faster"), ">="), (("or", "slower"), "<="),
+    (("or", "deeper"), ">="), (("or", "shallower"), "<="), (("or", "heavier"), ">="),
+    (("or", "lighter"), "<="), (("or", "wider"), ">="), (("or", "narrower"), "<="),
+    (("or", "thicker"), ">="), (("or", "thinner"), "<="),
     # only after zero: "0 % or negative" is at or below zero
     (("or", "negative"), "<="), (("or", "positive"), ">="),
 ]
@@ -234,14 +242,92 @@ def tokenize(text: str) -> list[Token]:
         if kind == "num":
             tok.value = (Decimal(_NUMBER_WORDS[low]) if low in _NUMBER_WORDS
                          else parse_decimal(word))
+            fraction = _FRACTION.match(text, pos) if low not in _NUMBER_WORDS else None
+            if fraction is not None:
+                # "4/32 of an inch": one number; "1/3" has no exact decimal, so its
+                # denominator stays a number of its own (unplaced: the reading is refused)
+                exact = _exact_fraction(tok.value, int(fraction.group(1)))
+                if exact is None:
+                    tokens.append(tok)
+                    tok = Token("num", fraction.group(1), fraction.start(1), fraction.end(1),
+                                Decimal(fraction.group(1)), None, "/")
+                else:
+                    tok.value = exact
+                tok.end = pos = fraction.end()
+                matches = _TOKEN.finditer(text, pos)
+            restated = _restated_unit(text, pos, tok.value)
+            if restated is not None:
+                # "0.75 parts formaldehyde per million parts of air (0.75 ppm)": the words
+                # spell the unit the bracket gives
+                tok.unit, tok.end = restated
+                pos = tok.end
+                matches = _TOKEN.finditer(text, pos)
+                tokens.append(tok)
+                continue
             found = match_unit_phrase(text, pos)
+            if found is None and fraction is not None and (
+                    of_unit := _OF_A_UNIT.match(text, pos)) is not None:
+                found = match_unit_phrase(text, of_unit.end())
             if found is not None:
                 tok.unit, unit_end = found
                 tok.end = pos = unit_end
                 pos = _skip_dual_unit(text, pos)
+                # "203 mm (8 inches) of mercury": the unit completed after its restatement
+                completed = _OF_MEDIUM.match(text, pos)
+                if completed is not None and pos > unit_end:
+                    whole = match_unit_phrase(
+                        text[tok.start + len(word):unit_end] + completed.group(0), 0)
+                    if whole is not None and whole[1] == unit_end - tok.start - len(word) + len(
+                            completed.group(0)):
+                        tok.unit = whole[0]
+                        tok.end = pos = completed.end()
                 matches = _TOKEN.finditer(text, pos)
         tokens.append(tok)
     return tokens
+
+
+def _restated_unit(text: str, pos: int, value: Decimal | None) -> tuple[Unit, int] | None:
+    """(unit, end) when a number is followed by a rate or ratio spelled out in words and
+    a bracket restating the same number with a unit rulec knows."""
+    match = _RESTATED.match(text, pos)
+    if match is None or value is None:
+        return None
+    words = match.group(1).lower().split()
+    if "per" not in words or any(w in _NOT_IN_A_UNIT for w in words):
+        return None
+    try:
+        same = parse_decimal(match.group(2)) == value
+    except ArithmeticError:
+        return None
+    found = match_unit_phrase(text, match.end(2))
+    close = _CLOSING.match(text, found[1]) if found is not None else None
+    if not same or found is None or close is None:
+        return None
+    return found[0], close.end()
+
+
+_RESTATED = re.compile(r"((?:\s+[A-Za-z][\w'’-]*){1,9})\s*\(\s*(\d[\d,]*(?:\.\d+)?)")
+_NOT_IN_A_UNIT = frozenset({"or", "and", "than", "not", "no", "exceed", "exceeds", "below",
+                            "above", "less", "more", "greater", "if", "when", "shall",
+                            "must", "is", "are", "be"})
+_CLOSING = re.compile(r"\s*\)")
+_FRACTION = re.compile(r"/(\d{1,4})(?![\d/.,]|\w)")
+_OF_A_UNIT = re.compile(r"\s+of\s+an?(?=\s)")
+_OF_MEDIUM = re.compile(r"\s+of\s+(?:mercury|water)\b", re.IGNORECASE)
+
+
+def _exact_fraction(numerator: Decimal, denominator: int) -> Decimal | None:
+    """``numerator / denominator`` when it is a whole number over a denominator with an
+    exact decimal (2/32 = 0.0625), else None."""
+    if denominator == 0 or numerator != numerator.to_integral_value():
+        return None
+    d = denominator
+    for prime in (2, 5):
+        while d % prime == 0:
+            d //= prime
+    if d != 1:
+        return None
+    return (numerator / Decimal(denominator)).normalize()
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -345,6 +431,13 @@ def parse_condition(
                     if tokens[k].low in ("unless", "except")), None)
         exempt = [a for a in context if cut is not None and a.first > cut]
         context = [a for a in context if a not in exempt]
+        permitted = _permitted_up_to(tokens, exempt[-1].last, resolve) if exempt else None
+        if permitted is not None:
+            # "..., except that dives with bottom times of 30 minutes or less may be
+            # conducted to depths of 220 fsw": the exception holds up to that quantity
+            exempt.append(permitted)
+            atoms = sorted([*atoms, permitted], key=lambda a: a.first)
+            consumed |= set(range(permitted.first, permitted.last + 1))
         parts: list[Condition] = []
         if context:
             parts.append(_build(_structure(tokens, context)))
@@ -527,6 +620,13 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
             return (f"a threshold relative to another quantity is not read: "
                     f"{_span(text, tokens, atom.first, atom.last + 3)!r}")
     end = atoms[-1].last if trailing_action else len(tokens) - 1
+    may = next((k for k in range(end + 1, len(tokens)) if tokens[k].low == "may"), None)
+    if trailing_action and may is not None and any(
+            t.kind == "num" and t.unit is not None and k not in placed
+            for k, t in enumerate(tokens) if k > may):
+        # "... except that dives with bottom times of 30 minutes or less may be conducted
+        # to depths of 220 fsw": what is permitted is part of the condition, no order
+        return f"a permission's quantity is not read: {_span(text, tokens, end + 1, end + 8)!r}"
     for i in range(end + 1):
         if tokens[i].low == "until" and i not in asides:
             # "must not simulate failure of an engine until attaining ... at least 400 feet":
@@ -536,8 +636,12 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
         if tokens[i].kind == "num" and i not in placed and not _names_a_thing(tokens, i):
             return f"a number in the condition has no role: {_span(text, tokens, i - 2, i + 3)!r}"
     condition_text = text[:tokens[end].end] if tokens else text
-    for pattern in (_WORD_DURATION, _EVENT_COUNT):
+    read_spans = [(tokens[a.first].start, tokens[a.last].end) for a in atoms]
+    for pattern in (_WORD_DURATION, _EVENT_COUNT, _HYPOTHETICAL):
         found = pattern.search(condition_text)
+        if found and pattern is _HYPOTHETICAL and any(
+                lo <= found.start() < hi for lo, hi in read_spans):
+            found = None  # a permission read as a comparison ("may be conducted to ...")
         if found and not (pattern is _WORD_DURATION and duration is not None):
             return f"part of the condition is not read: {found.group(0)!r}"
     return ""
@@ -616,6 +720,12 @@ _WORD_DURATION = re.compile(
     r"\b(?:for|lasting|during)\s+(?:more|longer)\s+than\s+(?:an?|one|two|three|four|five|"
     r"six|ten|twelve|several|a few)\s+(?:hours?|minutes?|seconds?|days?|weeks?)\b",
     re.IGNORECASE)
+# "If there is any possibility that an employee's eyes may be splashed with solutions
+# containing 0.1 percent or greater": what might happen, not what a reading shows.
+_HYPOTHETICAL = re.compile(
+    r"\b(?:any|a|the|some|no|reasonable)\s+(?:possibility|likelihood|chance|risk|potential)"
+    r"\b|\bmay\s+be\s+[a-z]+ed\b|\bcould\s+be\b|\bis\s+(?:likely|expected)\s+to\b",
+    re.IGNORECASE)
 _EVENT_COUNT = re.compile(
     r"\b(?:(?:two|three|four|five|\d+) (?:consecutive|successive) (?:[a-z]+ ){0,2}"
     r"(?:tests|readings|samples|measurements|results|checks|scans|cycles|trips|alarms|"
@@ -640,7 +750,8 @@ def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundA
     unknown: list[str] = []
     i = 0
     while i < len(tokens):
-        atom = _phase_at(tokens, words, i, table) or _mode_at(tokens, words, i, table)
+        atom = (_phase_at(tokens, words, i, table) or _mode_at(tokens, words, i, table)
+                or _scope_at(tokens, words, i, table))
         if atom is not None:
             found.append(atom)
             i = atom.last + 1
@@ -704,7 +815,8 @@ def _state_at(info: ParameterInfo, words: list[str], k: int) -> tuple[str, int] 
     """(state, number of words) of the state or phrase of one that starts at ``words[k]``,
     longest first."""
     for size in (4, 3, 2, 1):
-        if k + size <= len(words):
+        if k + size <= len(words) and words[k][:1].isalnum() and (
+                words[k + size - 1][:1].isalnum()):  # "bus, truck": no comma inside
             state = info.state_of(" ".join(words[k:k + size]))
             if state is not None:
                 return state, size
@@ -747,6 +859,43 @@ def _phase_at(tokens: list[Token], words: list[str], i: int, table: ParameterTab
 
 
 _PHASE_NOUNS = frozenset({"operation", "phase", "period", "stage", "mode"})
+
+
+def _scope_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
+              ) -> FoundAtom | None:
+    """"Any tire on the front wheels of a bus, truck, or truck tractor shall have ...":
+    states named after a preposition in the subject, before the order's verb, say which
+    things the rule is for; one parameter's states listed together are alternatives."""
+    if words[i] not in _SCOPE_PREPOSITIONS or any(
+            w in _MODALS or w == "may" for w in words[:i]):
+        return None
+    k = i + 1 + (i + 1 < len(words) and words[i + 1] in _DETERMINERS)
+    for info in table.params.values():
+        if info.phase or not info.states:
+            continue
+        state = _state_at(info, words, k)
+        if state is None:
+            continue
+        states, end = [state[0]], k + state[1]
+        while True:
+            j = end
+            while j < len(words) and words[j] in (",", "or", "and"):
+                j += 1
+            if j == end:
+                break
+            more = _state_at(info, words, j) if j < len(words) else None
+            if more is None:
+                break
+            states.append(more[0])
+            end = j + more[1]
+        atom = FoundAtom(i, end - 1, "in", Decimal(0), None)
+        atom.param, atom.label = info.name, info.name.replace("_", " ")
+        atom.states = tuple(dict.fromkeys(states))
+        return atom
+    return None
+
+
+_SCOPE_PREPOSITIONS = frozenset({"on", "of", "for", "in", "aboard", "at"})
 
 
 def _mode_at(tokens: list[Token], words: list[str], i: int, table: ParameterTable
@@ -1035,11 +1184,15 @@ def _kept_at(words: list[str]) -> bool:
     """A modal, "be" and a state-keeping verb before the parameter's name."""
     for k in range(len(words) - 2):
         if _is_modal(words, k):
-            rest = words[k + 1:k + 4]
-            if rest[:1] in (["not"], ["never"]):
+            rest = words[k + 1:k + 5]
+            negated = rest[:1] in (["not"], ["never"])
+            if negated:
                 rest = rest[1:]
             if rest[:1] == ["be"] and rest[1:2] and rest[1] in _KEPT:
                 return True
+            if negated and rest[:1] == ["be"] and len(rest) > 2 and rest[1].endswith("ed") and (
+                    rest[2] in ("at", "in", "under", "with", "on", "during")):
+                return True  # "shall not be conducted at depths deeper than 190 fsw"
     return False
 
 
@@ -1121,6 +1274,52 @@ def _modal_verb_bound(before: list[str], op_words: list[str]) -> bool:
         rest[1] not in _VERB_GAP and rest[1] not in _CONNECTIVES)
 
 
+def _ensured(tokens: list[Token], start: int) -> tuple[bool, bool]:
+    """(True, negated) when the comparison's clause is what a modal "ensure that" requires:
+    "The licensee shall ensure that the dose equivalent ... does not exceed 0.5 rem";
+    negated when that clause opens with "no" ("shall assure that no employee is exposed
+    to a concentration which exceeds 0.75 ppm")."""
+    words = [t.low for t in tokens[:start]]
+    for k in range(len(words) - 2):
+        if words[k] in ("must", "shall") and words[k + 1] in _ENSURE_VERBS and (
+                words[k + 2] == "that"):
+            clause, subject = words[k + 3:], words[:k]
+            if any(w in _MODALS for w in clause) or ";" in clause or "," in subject or any(
+                    w in _SCOPE_WORDS for w in subject):
+                return False, False  # "For compressors that are not oil-lubricated, ..."
+            # the comparison is the clause's verb ("does not exceed", "which exceeds"),
+            # not a noun's modifier ("oxygen concentrations greater than 23.5% are used
+            # only in equipment designed for oxygen service")
+            op = tokens[start].low
+            if op not in _PREDICATE_VERBS and not (clause and clause[-1] in _PREDICATE_VERBS):
+                return False, False
+            return True, clause[:1] == ["no"]
+    return False, False
+
+
+_PREDICATE_VERBS = frozenset({"exceeds", "exceed", "is", "are", "does", "do", "remains",
+                              "remain", "falls", "fall", "drops", "drop", "reaches", "reach",
+                              "equals", "equal", "stays", "stay", "be"})
+_SCOPE_WORDS = frozenset({"for", "if", "when", "whenever", "while", "unless", "where",
+                          "except", "during", "after", "before", "until", "in"})
+
+
+_ENSURE_VERBS = frozenset({"ensure", "assure", "insure"})
+
+
+def _required_attribute(before: list[str], op_words: list[str]) -> bool:
+    """"Tires shall have a tread groove pattern depth of at least 2/32 of an inch": a
+    modal, "have" (or "provide", "maintain"), the quantity's name and "of", then a bound:
+    the amount of that quantity the rule requires."""
+    if tuple(op_words) not in _BOUNDS or before[-1:] != ["of"]:
+        return False
+    return any(before[k] in ("must", "shall") and before[k + 1] in _HAVE_VERBS
+               for k in range(len(before) - 3))
+
+
+_HAVE_VERBS = frozenset({"have", "provide", "maintain", "possess"})
+
+
 def _required_purpose(words: list[str]) -> bool:
     """"must be adjusted so that the blood temperature never goes below 35 °C": what the
     "so that" clause says is what the modal before it requires."""
@@ -1194,9 +1393,12 @@ def _name_atoms(
             "to" in gap and any(w in ("is", "are") for w in gap)) or _kept_at(words) or (
             tokens[atom.first].low == "limited") or (  # "is limited to N": a maximum
             gap[-1:] == ["may"] and tokens[atom.first].low == "at") or (  # "may at most N"
-            _required_purpose(words)) or _modal_verb_bound(
+            _required_purpose(words)) or any(test(
                 [t.low for t in tokens[start:atom.first]],
                 [t.low for t in tokens[atom.first:atom.last + 1] if t.kind == "word"])
+                for test in (_modal_verb_bound, _required_attribute))
+        ensured, by_none = _ensured(tokens, atom.first)
+        atom.requirement = atom.requirement or ensured
         inherited = not words and not gap and n > 0 and atoms[n - 1].requirement
         if inherited:
             # "shall contain at least 19.5 % oxygen and not more than 0.5 % CO2": the
@@ -1205,6 +1407,9 @@ def _name_atoms(
         said = gap + words if _kept_at(words) else gap
         if inherited and atoms[n - 1].negated:
             said = ["not"]  # "must not fall below 40 % nor (or) exceed 60 %": not either
+        if by_none:
+            said = [*said, "not"]  # "shall assure that no employee is exposed to ... which
+            # exceeds 0.75 ppm": the exposure must not exceed it
         if atom.requirement and ("not" in said or "never" in said or "cannot" in said):
             # "must not exceed N": the requirement is the negation of what is written.
             atom.op = _NEGATE.get(atom.op, atom.op)
@@ -1212,6 +1417,8 @@ def _name_atoms(
             if atom.op == "==":
                 atom.requirement = False
         resolved = resolve(atom.inner) if atom.inner else None
+        if resolved is None:
+            resolved = _dimension_named_after(tokens, atom, resolve)
         if resolved is None and _has_noun(atom.phrase):
             resolved = resolve(atom.phrase)
         if resolved is None and gap and words:
@@ -1242,6 +1449,9 @@ def _name_atoms(
             lower = atoms[n - 1].last + 1 if n > 0 else 0
             wide = " ".join(t.text for t in tokens[lower:start + len(words)] if t.kind == "word")
             resolved = resolve(wide) if wide != atom.phrase else None
+        if resolved is None and not words and start > 0 and tokens[start - 1].text == ",":
+            resolved = _name_before_an_aside(tokens, start - 1,
+                                             atoms[n - 1].last + 1 if n > 0 else 0, resolve)
         if (resolved is None and resolve_by_unit is not None and atom.unit is not None
                 and not _names_a_quantity(atom.phrase)):
             # "Do not operate the pump above 3,000 rpm": the one parameter in rpm; but "at a
@@ -1256,6 +1466,67 @@ def _name_atoms(
             problems.append(f"no parameter matches {atom.phrase or '(nothing)'!r}")
             continue
         atom.param, atom.label = resolved
+
+
+def _permitted_up_to(tokens: list[Token], after: int,
+                     resolve: Callable[[str], tuple[str, str] | None]) -> FoundAtom | None:
+    """"may be conducted to depths of 220 fsw" after an exception's comparisons: the
+    permission reaches at most that quantity (a comparison ``<=``), or None."""
+    words = [t.low for t in tokens]
+    k = after + 1
+    if words[k:k + 2] != ["may", "be"] or k + 3 >= len(tokens):
+        return None
+    k += 3  # "may be conducted"
+    if words[k] != "to":
+        return None
+    num = next((j for j in range(k + 1, min(k + 6, len(tokens))) if tokens[j].kind == "num"),
+               None)
+    if num is None or tokens[num].unit is None or any(
+            t.kind != "punct" for t in tokens[num + 1:]):
+        return None
+    name = " ".join(t.text for t in tokens[k + 1:num] if t.kind == "word" and t.low != "of")
+    resolved = resolve(name) if name else None
+    value = tokens[num].value
+    if resolved is None or not isinstance(value, Decimal):
+        return None
+    atom = FoundAtom(after + 1, num, "<=", value, tokens[num].unit, phrase=name)
+    atom.param, atom.label = resolved
+    return atom
+
+
+def _dimension_named_after(tokens: list[Token], atom: FoundAtom,
+                           resolve: Callable[[str], tuple[str, str] | None]
+                           ) -> tuple[str, str] | None:
+    """"excavations more than 20 feet in depth": "N <unit> in <quantity>" says which
+    quantity of the thing named before it is compared."""
+    following = tokens[atom.last + 1:atom.last + 3]
+    number = tokens[atom.last]
+    if len(following) < 2 or number.kind != "num" or number.unit is None or (
+            following[0].low != "in" or following[1].kind != "word"):
+        return None
+    if following[1].low not in _QUANTITY_NOUNS:
+        return None
+    return resolve(following[1].text)
+
+
+def _name_before_an_aside(tokens: list[Token], close: int, lower: int,
+                          resolve: Callable[[str], tuple[str, str] | None]
+                          ) -> tuple[str, str] | None:
+    """"the dose equivalent to the embryo/fetus during the entire pregnancy, due to the
+    occupational exposure of a declared pregnant woman, does not exceed 0.5 rem": the
+    name stands before an aside set off by commas (one with no number of its own)."""
+    opening = close - 1
+    while opening > lower and tokens[opening].kind != "punct":
+        if tokens[opening].kind == "num":
+            return None
+        opening -= 1
+    if opening <= lower or tokens[opening].text != "," or opening == close - 1:
+        return None
+    first = opening
+    while first > lower and tokens[first - 1].kind != "punct":
+        first -= 1
+    name = " ".join(t.text for t in tokens[first:opening] if t.kind == "word")
+    return resolve(name) if name else None
 
 
 _QUANTITY_NOUNS = frozenset({

@@ -1340,8 +1340,10 @@ def _order_unless(body: str) -> tuple[str, str, str, bool] | None:
     if unless is None or unless.start() == 0:
         return None
     order, cond = body[:unless.start()].strip(" ,"), body[unless.end():]
-    if _has_comparison(order) or not _has_comparison(cond):
-        return None
+    if _has_comparison(order) or not _has_comparison(cond) or any(
+            t.kind == "num" and t.unit is not None for t in tokenize(order)):
+        return None  # a quantity in the order ("at depths deeper than 190 fsw") is read
+        # with it or the sentence is refused, never dropped
     return "if_not", cond, order, False
 
 

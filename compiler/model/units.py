@@ -78,6 +78,9 @@ _NOT_IN_PROSE = {
     "°", "B", "N", "S", "mo", "mon", "none", "um", "#", "var", "bit", "bits", "Mach", "mach",
 }
 # fmt: on
+# Spellings read in prose only as written: their lower case is a common word ("oF" is
+# the OCR form of °F, "of" in "5 of the cars" is not).
+_KEEP_CASE_IN_PROSE = {"oF"}
 
 _PREFIXES: dict[str, tuple[Fraction, str]] = {
     "G": (Fraction(10**9), "giga"),
@@ -311,6 +314,10 @@ _unit("fc", "illuminance", 1 / Fraction("0.3048") ** 2, aliases=["lm/ft2", "lm/f
              "lumen per square foot", "lumens per square foot"))
 _unit("Gy", "absorbed dose", 1, names=_s("gray"), prefixes="mµ")
 _unit("Sv", "dose equivalent", 1, names=_s("sievert"), prefixes="mµ")
+# The US units of 10 CFR 20 ("5 rems (0.05 Sv)", "2 millirem in any one hour").
+_unit("rem", "dose equivalent", Fraction(1, 100), aliases=["rems"], names=["rem", "rems"])
+_unit("mrem", "dose equivalent", Fraction(1, 100_000), aliases=["mrems"],
+      names=["millirem", "millirems"])
 _unit("Bq", "activity", 1, names=_s("becquerel"), prefixes="kM")
 _unit("dB", "level (dB)", 1, names=_s("decibel"))
 _unit("dBA", "sound level (dB(A))", 1, aliases=["dB(A)", "dB A"])
@@ -688,7 +695,8 @@ def _prose_table() -> tuple[list[tuple[str, re.Pattern[str] | None]], list[Unit]
     for spelling, unit in _EXACT.items():
         if spelling in _NOT_IN_PROSE or spelling[:1] == "u" and spelling[1:] in _EXACT:
             continue  # ASCII "u" for micro stays in manifests ("um" is a word)
-        entries[(spelling, spelling.lower() in _FOLD)] = unit
+        entries[(spelling, spelling.lower() in _FOLD
+                 and spelling not in _KEEP_CASE_IN_PROSE)] = unit
     for name, unit in _NAMES.items():
         if name not in _NOT_IN_PROSE:
             entries[(name, True)] = unit

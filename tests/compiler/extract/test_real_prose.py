@@ -290,3 +290,49 @@ def test_an_entry_under_a_lead_in_with_the_rule_word_above_is_listed() -> None:
                         "(2) At depths greater than 130 fsw;\n")
     assert not found.rules
     assert [p.line for p in found.problems if p.kind == "needs review"] == [5]
+
+
+def _numbers_table() -> ParameterTable:
+    return table_of(
+        ("tread_depth", ("tread depth", "tread groove pattern depth"), "in"),
+        ("reservoir_vacuum", ("vacuum",), "mmHg"),
+        ("dose", ("dose equivalent",), "rem"),
+        ("cell_voltage", ("cell voltage",), "V"),
+    )
+
+
+def _one_rule(sentence: str) -> Any:
+    found = extract(split_statements(sentence + "\n", "m.txt"), _numbers_table())
+    assert not [p for p in found.problems if p.fatal], found.problems
+    (rule,) = found.rules
+    assert rule.condition is not None
+    return bare(condition_to_json(rule.condition))
+
+
+@pytest.mark.parametrize(("sentence", "reading"), [
+    # 49 CFR 393.75: a fraction with an exact decimal, "of an inch"
+    ("Tires shall have a tread groove pattern depth of at least 2/32 of an inch.",
+     ("not", ("tread_depth", ">=", 0.0625))),
+    ("If the tread depth is 3/8 inch or less, replace the tire.", ("tread_depth", "<=", 0.375)),
+    # 49 CFR 393.51: the unit completed after its bracketed restatement
+    ("If the vacuum is less than 203 mm (8 inches) of mercury, sound the warning.",
+     ("reservoir_vacuum", "<", 203)),
+    ("If the dose equivalent exceeds 0.5 rem (5 mSv), stop the work.", ("dose", ">", 0.5)),
+])
+def test_real_numbers_and_units_are_read_whole(sentence: str, reading: Any) -> None:
+    assert _one_rule(sentence) == reading
+
+
+def test_a_fraction_without_an_exact_decimal_is_refused_not_truncated() -> None:
+    found = extract(split_statements("If the tread depth is less than 1/3 inch, replace "
+                                     "the tire.\n", "m.txt"), _numbers_table())
+    assert not found.rules
+    assert any("no role" in p.reason for p in found.problems)
+
+
+def test_of_after_a_number_is_not_degrees_fahrenheit() -> None:
+    from rulec.compiler.model.units import match_unit_phrase
+
+    assert match_unit_phrase(" of the cells", 0) is None
+    found = match_unit_phrase(" oF", 0)
+    assert found is not None and found[0].symbol == "degF"
