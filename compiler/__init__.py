@@ -11,3 +11,20 @@ See docs/architecture.md.
 """
 
 __version__ = "0.1.0"
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rulec.compiler.api import CompiledBundle as CompiledBundle
+    from rulec.compiler.api import compile_manuals as compile_manuals
+
+__all__ = ["__version__", "compile_manuals", "CompiledBundle"]
+
+
+def __getattr__(name: str) -> Any:
+    """The Python API (docs/python-api.md), imported on first use."""
+    if name in ("compile_manuals", "CompiledBundle"):
+        from rulec.compiler import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'rulec.compiler' has no attribute {name!r}")

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from rulec.compiler import __version__
+from rulec.compiler.terminal import escape_controls, escaped_output
 from rulec.runtime.errors import RulecError
 
 EXIT_BAD_INPUT = 2  # --strict failures exit 3 (commands/compile.py)
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     try:
-        return int(args.run(args))
+        with escaped_output():
+            return int(args.run(args))
     except RulecError as exc:
         print(f"rulec: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -46,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+    return escape_controls(" ".join(str(exc).split()))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -126,7 +126,7 @@ def build_payload(result: CompileResult, created_from: str) -> dict[str, Any]:
 def build(result: CompileResult, created_from: str) -> Compiled:
     """The build stage: boxes, CNF, graph and procedures into a payload."""
     made = assemble(result.rules, result.descriptive, result.params, result.manifest,
-                    [(d.rel, d.sha256) for d in result.documents], created_from)
+                    [(d.rel, d.sha256) for d in result.documents if d.sha256], created_from)
     fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(CompileResult)}
     fields.update(rules=made.rules, problems=(*result.problems, *made.problems),
                   params=made.params, payload=made.payload)
@@ -137,15 +137,21 @@ def read_sources(sources: list[Path]) -> Sources:
     """The read stage: find the documents and manifests, read every document."""
     manifests: list[Path] = []
     inputs: list[tuple[Path, Path]] = []  # (file, folder its provenance is relative to)
+    outside: list[tuple[Path, Path]] = []  # links in a folder to files outside it: not read
     for src in sources:
         if src.is_dir():
             found = src / MANIFEST_NAME
             if found.is_file():
                 manifests.append(found)
+            root = src.resolve()
             for path in sorted(p for p in src.rglob("*") if p.is_file()):
                 suffix = path.suffix.lower()
-                if suffix in DOCUMENT_SUFFIXES or suffix == RULES_SUFFIX:
-                    inputs.append((path, src))
+                if suffix not in DOCUMENT_SUFFIXES and suffix != RULES_SUFFIX:
+                    continue
+                if not path.resolve().is_relative_to(root):
+                    outside.append((path, src))
+                    continue
+                inputs.append((path, src))
         elif src.is_file():
             suffix = src.suffix.lower()
             if suffix not in DOCUMENT_SUFFIXES and suffix != RULES_SUFFIX:
@@ -157,11 +163,11 @@ def read_sources(sources: list[Path]) -> Sources:
             inputs.append((src, src.parent))
         else:
             raise DocumentError(f"{src}: no such file or folder")
-    if not inputs:
+    if not inputs and not outside:
         names = ", ".join(str(s) for s in sources)
         raise DocumentError(f"{names}: no manuals found (.txt, .md, .pdf or rules .jsonl)")
     manifest = merge_manifests(manifests)
-    documents: list[Document] = []
+    documents: list[Document] = [_link_not_read(path, base) for path, base in outside]
     for path, base in inputs:
         rel = path.relative_to(base).as_posix()
         raw = path.read_bytes() if path.is_file() else b""
@@ -180,6 +186,15 @@ def read_sources(sources: list[Path]) -> Sources:
             continue
         documents.append(Document(path, rel, digest, views))
     return Sources(tuple(documents), manifest)
+
+
+def _link_not_read(path: Path, base: Path) -> Document:
+    """A symbolic link that leads out of its source folder is listed, never read: a folder
+    of manuals must not pull in whatever a link points at (/etc/passwd)."""
+    rel = path.relative_to(base).as_posix()
+    note = Problem(rel, 1, "a link to a file outside the source folder; not read "
+                   "(name the file itself to compile it)", "", fatal=False)
+    return Document(path, rel, "", problems=(note,))
 
 
 def extract_rules(read: Sources, extractor: str = "offline",

@@ -146,7 +146,7 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
         "procedures": [_procedure_entry(p) for p in procedures],
     }
     provenance = [{"file": file, "sha256": digest} for file, digest in sources]
-    fingerprint = hashlib.sha256(repr((provenance, payload["rules"], __version__)).encode())
+    fingerprint = hashlib.sha256(repr((provenance, _behaviour(payload), __version__)).encode())
     payload["meta"] = {
         "compiler": f"rulec {__version__}",
         "format": FORMAT,
@@ -155,6 +155,14 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
         "created_from": created_from,
     }
     return Assembly(payload, (*kept, *procedures), tuple(problems), params)
+
+
+def _behaviour(payload: dict[str, Any]) -> tuple[Any, ...]:
+    """Every section that changes what the bundle raises: two bundles that behave
+    differently (a range, a unit, ``max_age_s`` or a deadband from sensors.toml, not only
+    the rules) never share a bundle id."""
+    return tuple(payload[k] for k in ("parameters", "rules", "boxes", "cnf", "graph",
+                                      "procedures"))
 
 
 def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | None

@@ -10,6 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.commands.outputs import (
+    is_stdout,
+    refuse_overwriting_inputs,
+    refuse_two_on_stdout,
+)
 from rulec.compiler.llm.flags import add_llm_arguments
 
 EXIT_STRICT = 3  # --strict and a statement that looks like a rule is unreadable
@@ -42,7 +47,8 @@ def register(sub: Any) -> None:
 def _sources_and_output(p: argparse.ArgumentParser, output: str) -> None:
     """The options compile and extract share: what to read, where to write, how to judge."""
     p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
-    p.add_argument("-o", "--output", required=True, type=Path, metavar=output)
+    p.add_argument("-o", "--output", required=True, type=Path, metavar=output,
+                   help="where to write ('-': standard output); never one of the inputs")
     p.add_argument("--strict", action="store_true",
                    help="fail (exit 3) when any statement that looks like a rule is unreadable "
                    "or needs review")
@@ -58,8 +64,13 @@ def run_compile(args: argparse.Namespace) -> int:
     from rulec.compiler.llm.client import CACHE_DIR_NAME, config_from_args
     from rulec.compiler.pipeline import compile_sources
 
+    to_stdout = is_stdout(args.output)
+    kb_path = args.kb if to_stdout else args.kb or default_kb_path(args.output)
+    refuse_two_on_stdout(args.output, args.json)
+    refuse_overwriting_inputs([("-o", args.output), ("--kb", kb_path)],
+                              [*args.sources, *([args.sign] if args.sign else [])])
     key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
-    kb_dir = (args.kb or default_kb_path(args.output)).parent
+    kb_dir = (kb_path or Path(".")).parent
     llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
     result = compile_sources(list(args.sources),
                              " ".join(s.name or str(s) for s in args.sources),
@@ -74,14 +85,21 @@ def run_compile(args: argparse.Namespace) -> int:
         _print_json(args, summary, written=False)
         _strict_failure(errors)
         return EXIT_STRICT
-    kb_path = args.kb or default_kb_path(args.output)
     made = writer.encode(result.payload, key)  # a bundle the runtime refuses stops here
-    write_knowledge_base(kb_path, result)  # first: the bundle changes only if both succeed
-    writer.write_encoded(args.output, made)
+    if kb_path is not None:
+        write_knowledge_base(kb_path, result)  # first: the bundle changes only if both do
+    if to_stdout:
+        sys.stdout.buffer.write(made.data)
+        sys.stdout.buffer.flush()
+    else:
+        writer.write_encoded(args.output, made)
     if not args.quiet:
-        print(f"wrote {args.output} ({made.describe()}) and {kb_path}", file=sys.stderr)
+        kb_said = f" and {kb_path}" if kb_path is not None else " (no knowledge base: --kb)"
+        where = "the bundle to stdout" if to_stdout else str(args.output)
+        print(f"wrote {where} ({made.describe()}){kb_said}", file=sys.stderr)
     summary.update(bundle=str(args.output), bundle_id=made.bundle_id,
-                   knowledge_base=str(kb_path), checks=[str(f) for f in findings])
+                   knowledge_base=str(kb_path) if kb_path is not None else None,
+                   checks=[str(f) for f in findings])
     _print_json(args, summary, written=True)
     return 0
 
@@ -102,6 +120,8 @@ def run_extract(args: argparse.Namespace) -> int:
     from rulec.compiler.pipeline import collect_rules
     from rulec.runtime.errors import DocumentError
 
+    refuse_two_on_stdout(args.output, args.json)
+    refuse_overwriting_inputs([("-o", args.output)], args.sources)
     llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
     summary = summary_json(result)
@@ -111,10 +131,14 @@ def run_extract(args: argparse.Namespace) -> int:
         _strict_failure(result.errors)
         return EXIT_STRICT
     text = "".join(dumps_rule(rule) + "\n" for rule in result.rules)
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    if is_stdout(args.output):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise DocumentError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     print(f"wrote {len(result.rules)} rule objects to {args.output}", file=sys.stderr)
     _print_json(args, {**summary, "rule_objects": str(args.output)}, written=True)
     return 0

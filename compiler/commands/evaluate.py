@@ -66,7 +66,8 @@ def run_query(args: argparse.Namespace) -> int:
         print("no rule applies")
     for rule in result.rules:
         src = rule.source
-        print(f"[{rule.severity.upper()}] {rule.id}: {rule.advisory}")
+        revision = f" (revision {rule.revision})" if rule.revision > 1 else ""
+        print(f"[{rule.severity.upper()}] {rule.id}{revision}: {rule.advisory}")
         print(f"    {src.get('file')}:{src.get('line')}: {src.get('text')}")
     for conflict in result.conflicts:
         print(f"[CONFLICT] {conflict['message']}")
@@ -120,7 +121,9 @@ def run_inspect(args: argparse.Namespace) -> int:
         print(json.dumps(info, ensure_ascii=False))
         return 0
     for key, value in info.items():
-        print(f"{key}: {value}")
+        shown = value if isinstance(value, str | int) else json.dumps(
+            value, ensure_ascii=False, sort_keys=True)
+        print(f"{key}: {shown}")
     for rule in bundle.rules:
         print(f"  {rule.id} [{rule.severity}] {rule.kind}: {rule.condition_text} -> {rule.action}")
     return 0

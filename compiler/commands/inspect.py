@@ -570,7 +570,7 @@ def render_explanation(info: dict[str, Any]) -> str:
 
 
 _RULE_FIELDS = ("kind", "severity", "condition_text", "action", "template", "duration_s",
-                "duration_inclusive")
+                "duration_inclusive", "revision")
 _FIELD_NAMES = {"condition_text": "condition"}
 
 

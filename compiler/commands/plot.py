@@ -66,9 +66,11 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run_plot(args: argparse.Namespace) -> int:
+    from rulec.compiler.commands.outputs import refuse_overwriting_inputs
     from rulec.compiler.kb.plot import PlotError, draw, project
     from rulec.runtime.bundle.loader import load_bundle
 
+    refuse_overwriting_inputs([("-o", args.output)], [args.bundle])
     if args.output.suffix.lower() != ".png":
         raise PlotError(f"-o {args.output}: the figure is a PNG; name it *.png")
     size = parse_size(args.size)

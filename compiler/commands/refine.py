@@ -53,6 +53,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--sign", type=Path, metavar="KEY",
                    help="sign the refined bundle with this Ed25519 private key (from rulec "
                    "keygen; needs the [sign] extra)")
+    p.add_argument("--allow-loosen", action="store_true",
+                   help="also apply moves that make a rule fire in fewer states (a protective "
+                   "limit made weaker); without it such a result is refused and nothing is "
+                   "written")
     p.add_argument("--no-polish", action="store_true",
                    help="keep the agent's bounds as found (no re-centring between feedback "
                    "values)")
@@ -60,10 +64,13 @@ def register(subparsers: Any) -> None:
 
 
 def run_refine(args: argparse.Namespace) -> int:
+    from rulec.compiler.commands.outputs import refuse_overwriting_inputs
     from rulec.compiler.refine.agent import refine
     from rulec.compiler.refine.feedback import read_feedback
     from rulec.compiler.refine.model import RefineError, rebuild_payload
 
+    refuse_overwriting_inputs([("-o", args.output), ("--diff", args.diff)],
+                              [args.bundle, args.feedback, *([args.sign] if args.sign else [])])
     config = RefineConfig(seed=args.seed, episodes=args.episodes, steps=args.steps,
                           step_pct=args.step, max_move_pct=args.max_move,
                           penalty=args.penalty, polish=not args.no_polish)
@@ -84,6 +91,7 @@ def run_refine(args: argparse.Namespace) -> int:
     if feedback.n_rows == 0:
         raise RefineError(f"{args.feedback}: no usable feedback rows")
     result = refine(model, feedback, config)
+    _refuse_loosening(result, args.allow_loosen)
     refined = {
         "from_bundle": model.digest,
         "from_bundle_id": str(model.payload["meta"].get("bundle_id", "")),
@@ -113,6 +121,22 @@ def run_refine(args: argparse.Namespace) -> int:
           f"{len(result.changes)} bound(s) moved; wrote {args.output} "
           f"({made.describe()})", file=sys.stderr)
     return 0
+
+
+def _refuse_loosening(result: Refinement, allowed: bool) -> None:
+    """A protective limit is made weaker only with --allow-loosen."""
+    from rulec.compiler.refine.model import RefineError, loosens
+
+    weaker = [c for c in result.changes if loosens(c.bound, c.new)]
+    for c in weaker:
+        b = c.bound
+        print(f"rulec: refine: {b.rule_id} {b.param} {'not ' if b.negated else ''}{b.op} "
+              f"{b.value:g} -> {c.new:g} {b.unit}: the rule would fire in fewer states",
+              file=sys.stderr)
+    if weaker and not allowed:
+        raise RefineError(f"{len(weaker)} move(s) would loosen a protective limit (first: "
+                          f"{weaker[0].bound.rule_id}); nothing written; pass --allow-loosen "
+                          "to accept them")
 
 
 def _check_config(c: RefineConfig) -> None:

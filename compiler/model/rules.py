@@ -3,7 +3,7 @@
 Rules from the offline extractor, from an LLM, or from a hand-edited JSON-lines
 file are all validated here (`rule_from_json`), so a typo in a reviewed file
 is reported with its line instead of compiling into a wrong bundle.  The
-written schema is `docs/rule-schema.json`; this module is its executable form.
+written schema is `rule-schema.json` beside it; this module is its executable form.
 """
 
 from __future__ import annotations
@@ -372,4 +372,14 @@ def _source(raw: Any, at: str) -> dict[str, Any]:
     line = raw.get("line")
     if isinstance(line, bool) or not isinstance(line, int) or line < 1:
         raise RuleSchemaError(f"{at}: source.line must be a positive integer")
-    return dict(raw)
+    return {**raw, "file": provenance_path(raw["file"], at)}
+
+
+def provenance_path(file: str, at: str) -> str:
+    """A citation's file, relative and normalised inside its source folder: a reviewed
+    rules file must not make an advisory cite ``../../../etc/passwd`` or ``/etc/shadow``."""
+    parts = [p for p in file.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not parts or file.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        raise RuleSchemaError(f"{at}: source.file {file!r} must be a relative path inside "
+                              "the source folder (no '..', not absolute)")
+    return "/".join(parts)

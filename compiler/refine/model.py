@@ -200,6 +200,25 @@ def _decimal(text: str) -> Decimal:
     return value
 
 
+def loosens(bound: Bound, new: float) -> bool:
+    """True when moving this threshold to ``new`` makes its rule fire in fewer states: a
+    protective limit made weaker, which ``rulec refine`` applies only when asked to."""
+    if new == bound.value:
+        return False
+    up = new > bound.value
+    if bound.op in (">", ">="):
+        shrinks = up
+    elif bound.op in ("<", "<="):
+        shrinks = not up
+    elif bound.op == "between":
+        shrinks = up if bound.end == 0 else not up
+    elif bound.op == "outside":
+        shrinks = not up if bound.end == 0 else up
+    else:  # "==": the moved point no longer holds the states the old one did
+        return True
+    return shrinks != bound.negated
+
+
 def walk_atoms(cond: Condition, negated: bool = False) -> list[tuple[Atom, bool]]:
     """Every comparison in reading order with whether it stands under an odd number of `not`."""
     if isinstance(cond, Atom):
@@ -279,10 +298,12 @@ def rebuild_payload(model: BundleModel, values: dict[BoundKey, float],
     cnf = build_cnf(rules, conv)
     graph = build_graph(rules, _descriptive(old["graph"]), _parameter_table(old), conv)
     rule_entries = []
-    for entry, cond in zip(old["rules"], conditions, strict=True):
+    for entry, before, cond in zip(old["rules"], model.conditions, conditions, strict=True):
         entry = dict(entry)
         if cond is not None:
             entry["condition_text"] = condition_text(condition_to_json(cond))
+        if cond != before:  # a threshold moved: a new revision of the rule
+            entry["revision"] = int(entry.get("revision", 1)) + 1
         rule_entries.append(entry)
     payload = dict(old)
     payload["rules"] = rule_entries

@@ -102,6 +102,7 @@ class RuleSpec:
     latch: bool = False  # stays raised after the condition ends, until acknowledged
     # (axis, state indexes) of the phases that hold its raise (header flag bit 1 only)
     inhibit: tuple[tuple[int, frozenset[int]], ...] = ()
+    revision: int = 1  # raised each time a threshold of the rule is moved (rulec refine)
 
 
 @dataclass(frozen=True)
@@ -536,6 +537,9 @@ def _rules(value: Any, discrete: tuple[ParameterSpec, ...] | None = None,
         latch = r.get("latch", False)
         if not isinstance(latch, bool):
             _fail(f"{w}.latch", f"must be a bool, found {type(latch).__name__}")
+        revision = r.get("revision", 1)
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
+            _fail(f"{w}.revision", "must be a positive integer")
         kind = _str(r["kind"], f"{w}.kind")
         if kind not in RULE_KINDS:
             _fail(f"{w}.kind", f"{kind!r} is not one of {', '.join(sorted(RULE_KINDS))}")
@@ -562,6 +566,7 @@ def _rules(value: Any, discrete: tuple[ParameterSpec, ...] | None = None,
                 latch=latch,
                 inhibit=_inhibit(r["inhibit"], f"{w}.inhibit", discrete or (), param_index or {})
                 if "inhibit" in r else (),
+                revision=revision,
             )
         )
     return tuple(out)
@@ -589,7 +594,7 @@ def _inhibit(value: Any, w: str, params: tuple[ParameterSpec, ...], index: dict[
     return tuple(out)
 
 
-_OPTIONAL_RULE_KEYS = ("clear_delay_s", "latch")
+_OPTIONAL_RULE_KEYS = ("clear_delay_s", "latch", "revision")
 
 
 def _boxes(value: Any, n_rules: int, n_params: int) -> BoxArrays:

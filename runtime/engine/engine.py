@@ -84,6 +84,7 @@ class FiredRule:
     related: list[str] = field(default_factory=list)  # ids, boundary cases first
     procedures: list[str] = field(default_factory=list)  # ids of checklists it starts
     fired_by: list[str] = field(default_factory=list)  # "geometry" and/or "logic"
+    revision: int = 1  # > 1: a threshold was moved since the manual's reading
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -94,6 +95,8 @@ class FiredRule:
             "fired_by": self.fired_by,
             "evidence": self.evidence,
         }
+        if self.revision > 1:
+            out["revision"] = self.revision
         if self.related:
             out["related"] = self.related
         if self.procedures:
@@ -362,7 +365,7 @@ class Engine:
             procedures = self._graph.procedures_started_by(r)
             timings["graph"] = round(timings.get("graph", 0.0) + _us(t0), 3)
         return FiredRule(spec.id, spec.severity, render_advisory(self.bundle, spec, words, x),
-                         spec.source, evidence, related, procedures, fired_by)
+                         spec.source, evidence, related, procedures, fired_by, spec.revision)
 
     def _containing(self, rule: int, x: np.ndarray) -> list[int]:
         """The rule's boxes containing x, checked here (for wording when geometry is off)."""

@@ -8,6 +8,7 @@ import io
 import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rulec.runtime.errors import StateError
 
@@ -16,7 +17,8 @@ def read_samples(
     path: Path, known: Callable[[str], bool] | None = None,
     value: Callable[[str, str], float] | None = None,
 ) -> Iterator[tuple[float, dict[str, float]]]:
-    """Yield (t, {name: value}) rows; a malformed row fails naming the file and line.
+    """Yield (t, {name: value}) rows; a malformed row fails naming the file and line,
+    before any row is yielded (a replay never stops half-way through its output).
 
     `known`, when given, vets the header's parameter names before any row is read;
     `value(name, cell)` reads a cell (a discrete parameter's state name or index), a
@@ -48,8 +50,14 @@ def read_samples(
             raise StateError(f"{path}:1: column {name!r} appears twice")
         if known is not None and name != "time" and not known(name):
             raise StateError(f"{path}:1: unknown parameter column {name!r}")
+    yield from _rows(reader, names, path, value)
+
+
+def _rows(reader: Any, names: list[str], path: Path,
+          value: Callable[[str, str], float] | None) -> list[tuple[float, dict[str, float]]]:
     t_col = names.index("time")
     last_t = -math.inf
+    rows: list[tuple[float, dict[str, float]]] = []
     try:
         for row in reader:
             line = reader.line_num
@@ -58,17 +66,22 @@ def read_samples(
             if len(row) != len(names):
                 raise StateError(f"{path}:{line}: {len(row)} cells, header has {len(names)}")
             t = _float(row[t_col], path, line, "time")
-            if not math.isfinite(t) or t < last_t:
-                raise StateError(f"{path}:{line}: time {row[t_col]!r} is not monotonic")
+            if not math.isfinite(t):
+                raise StateError(f"{path}:{line}: time {row[t_col].strip()!r} is not a finite "
+                                 "number of seconds")
+            if t < last_t:
+                raise StateError(f"{path}:{line}: time {row[t_col].strip()!r} goes back "
+                                 f"(the row before is at {last_t:g} s)")
             last_t = t
             sample = {}
             for i, cell in enumerate(row):
                 if i != t_col and cell.strip():
                     sample[names[i]] = (_float(cell, path, line, names[i]) if value is None
                                         else _value(value, cell, path, line, names[i]))
-            yield t, sample
+            rows.append((t, sample))
     except csv.Error as exc:
         raise StateError(f"{path}:{reader.line_num}: unreadable CSV: {exc}") from None
+    return rows
 
 
 def _float(cell: str, path: Path, line: int, column: str) -> float:
@@ -86,3 +99,15 @@ def _value(value: Callable[[str, str], float], cell: str, path: Path, line: int,
         return value(column, cell.strip())
     except StateError as exc:
         raise StateError(f"{path}:{line}: {exc}") from None
+
+
+def replay(bundle: str | Path, csv_path: str | Path) -> list[Any]:
+    """The events a bundle raises and clears over a CSV of timed samples, exactly as
+    ``rulec replay --json --faults`` prints them (each an ``Event``; ``to_json()``)."""
+    from rulec.runtime.engine.engine import Engine
+
+    engine = Engine.from_file(str(bundle))
+    events: list[Any] = []
+    for t, sample in read_samples(Path(csv_path), known=engine.knows, value=engine.value_of):
+        events.extend(engine.step(t, sample))
+    return events

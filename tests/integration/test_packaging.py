@@ -38,6 +38,10 @@ def test_wheel_holds_only_the_namespace_and_the_kernel(wheel: Path) -> None:
     for package in ("compiler", "runtime", "firmware_bridge"):
         assert f"rulec/{package}/__init__.py" in names
     assert "rulec/__init__.py" not in names  # a namespace: rulec.* only
+    for data in ("rulec/compiler/model/rule-schema.json",
+                 "rulec/runtime/daemon/rulec-onboard.service", "rulec/compiler/py.typed",
+                 "rulec/runtime/py.typed", "rulec/firmware_bridge/py.typed"):
+        assert data in names, data
 
 
 def test_installed_wheel_runs_without_the_source_tree(wheel: Path, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from rulec.compiler.pipeline import collect_rules
 from rulec.runtime.errors import RuleSchemaError
 
 ROOT = Path(__file__).resolve().parents[3]
-SCHEMA = json.loads((ROOT / "docs" / "rule-schema.json").read_text(encoding="utf-8"))
+SCHEMA = json.loads((ROOT / "compiler" / "model" / "rule-schema.json").read_text(encoding="utf-8"))
 EXAMPLES = sorted(p for p in (ROOT / "examples" / "manuals").iterdir() if p.is_dir())
 
 

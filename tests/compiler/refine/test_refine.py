@@ -244,7 +244,13 @@ def test_command_writes_bundle_diff_and_provenance(true_bytes: bytes, tmp_path: 
     fb = tmp_path / "fb.csv"
     fb.write_text(text + "oops,1,\n", encoding="utf-8")
     out, diff = tmp_path / "new.bundle", tmp_path / "diff.json"
-    assert main(["refine", str(src), str(fb), "-o", str(out), "--diff", str(diff)]) == 0
+    # The coolant range widens (a protective limit made weaker): refused unless asked for.
+    assert main(["refine", str(src), str(fb), "-o", str(out), "--diff", str(diff)]) == 2
+    refused = capsys.readouterr().err
+    assert "--allow-loosen" in refused and "fewer states" in refused
+    assert not out.exists() and not diff.exists()
+    assert main(["refine", str(src), str(fb), "-o", str(out), "--diff", str(diff),
+                 "--allow-loosen"]) == 0
     captured = capsys.readouterr()
     assert f"{fb}:43: oil_temperature: 'oops' is not a number" in captured.err
     report = json.loads(diff.read_text(encoding="utf-8"))
@@ -302,3 +308,30 @@ def test_refine_signs_the_refined_bundle_with_the_compile_key(
     assert main(["refine", str(src), str(fb), "-o", str(bad),
                  "--sign", str(tmp_path / "ground.pub")]) == 2
     assert "public key" in capsys.readouterr().err and not bad.exists()
+
+
+def test_a_moved_threshold_is_a_new_revision_with_its_advisory_rebuilt(
+        true_bytes: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tightening needs no flag; the rule's revision goes up, the advisory names the new
+    threshold, and `rulec diff` shows the move and the revision."""
+    from rulec.runtime import Engine
+
+    model = shifted(true_bytes, {"oil_temperature": [132.0]})
+    src = tmp_path / "shifted.bundle"
+    src.write_bytes(encode_bundle(model.payload))
+    oil = rule_id(model, "oil_temperature")
+    fb = tmp_path / "fb.csv"
+    fb.write_text(csv_text([({"oil_temperature": t}, [oil] if t > 120 else [])
+                            for t in range(100, 141)], ["oil_temperature"]), encoding="utf-8")
+    out = tmp_path / "new.bundle"
+    assert main(["refine", str(src), str(fb), "-o", str(out)]) == 0
+    capsys.readouterr()
+    fired = Engine.from_file(str(out)).evaluate({"oil_temperature": "126"}).rules
+    (rule,) = [r for r in fired if r.id == oil]
+    (before,) = [r.revision for r in load_bundle(src).rules if r.id == oil]
+    assert rule.revision == before + 1 and rule.to_json()["revision"] == before + 1
+    assert "132" not in rule.advisory
+    assert main(["diff", str(src), str(out)]) == 1
+    shown = capsys.readouterr().out
+    assert f"revision: {before} -> {before + 1}" in shown and "132" in shown
+    assert all(r.revision == 1 for r in load_bundle(out).rules if r.id != oil)

@@ -147,13 +147,18 @@ def test_time_going_backwards(tmp_path: Path):
     assert "back.csv:4" in message and "1.5" in message
 
 
-def test_errors_come_after_the_good_rows(tmp_path: Path):
-    path = write(tmp_path, "time,a\n0,1\n1,2\n2,x\n")
-    it = read_samples(path)
-    assert next(it) == (0.0, {"a": 1.0})
-    assert next(it) == (1.0, {"a": 2.0})
-    with pytest.raises(StateError, match=r":4:"):
-        next(it)
+def test_a_bad_row_fails_before_any_row_is_given(tmp_path: Path):
+    """A replay never prints half its events and then stops: the whole file is read and
+    checked before the first row is yielded."""
+    for body in ("time,a\n0,1\n1,2\n2,x\n", "time,a\n0,1\n2,2\n1,3\n"):
+        it = read_samples(write(tmp_path, body))
+        with pytest.raises(StateError, match=r":4:"):
+            next(it)
+
+
+def test_a_nan_time_is_named_as_not_finite_not_as_going_back(tmp_path: Path):
+    message = error_of(write(tmp_path, "time,a\n0,1\nnan,2\n", "nan.csv"))
+    assert "nan.csv:3" in message and "finite" in message and "back" not in message
 
 
 def test_wrong_cell_count(tmp_path: Path):
