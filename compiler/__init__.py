@@ -10,9 +10,9 @@ refinement).  ``commands/`` holds the thin command-line handlers that ``cli`` di
 See docs/architecture.md.
 """
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING, Any
+
+from rulec.compiler.version import __version__
 
 if TYPE_CHECKING:
     from rulec.compiler.api import CompiledBundle as CompiledBundle

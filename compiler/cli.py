@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rulec.compiler import __version__
 from rulec.compiler.terminal import escape_controls, escaped_output
+from rulec.compiler.version import __version__
 from rulec.runtime.errors import RulecError
 
 EXIT_BAD_INPUT = 2  # --strict failures exit 3 (commands/compile.py)

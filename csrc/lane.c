@@ -198,7 +198,7 @@ static void untrack(rl_lane *lane, int32_t r)
 static uint8_t fault_code(const rl_rules *R, int32_t p, double v, double seen, double t)
 {
     if (seen == -INFINITY ||
-        (R->valid_lo[p] <= v && v <= R->valid_hi[p] && t - seen <= R->max_age[p] &&
+        (R->valid_lo[p] <= v && v <= R->valid_hi[p] && t - seen < R->max_age[p] &&
          (!R->discrete[p] || v == floor(v))))
         return 0;
     if (isnan(v))
@@ -334,6 +334,11 @@ static int32_t take_frame(rl_lane *lane, const rulec_frame *f)
         link |= lane->fault[p] & RL_FAULT_LINK;
     }
     for (p = 0; p < np && !link; p++) {
+        /* A value refreshed now that went stale before now: the stream reports that
+         * at its instant (its time plus max_age_s), so Python takes the frame. */
+        if (lane->fresh[p] && lane->fault[p] == 0 && lane->last_time[p] != -INFINITY &&
+            lane->last_time[p] + R->max_age[p] < t)
+            break;
         lane->code[p] = fault_code(R, p, x[p], lane->fresh[p] ? t : lane->last_time[p], t);
         if (lane->code[p] != (lane->fault[p] & (uint8_t)~RL_FAULT_LINK))
             break;

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rulec.compiler import __version__
 from rulec.compiler.build.boxes import Box, ThresholdConverter, boxes_of, to_float_bounds
 from rulec.compiler.build.cnf import Cnf, atom_arrays, build_cnf
 from rulec.compiler.build.graph import EDGE_TYPES, Graph, build_graph
@@ -22,6 +21,7 @@ from rulec.compiler.model.manifest import Manifest
 from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import Rule, condition_to_json
 from rulec.compiler.read.statements import Statement
+from rulec.compiler.version import __version__
 from rulec.runtime.errors import RuleSchemaError, UnitError
 from rulec.runtime.vocabulary import PROCEDURE
 

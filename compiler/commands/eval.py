@@ -210,7 +210,7 @@ def system_notes(run: EvalRun) -> list[str]:
 
 
 def render_report(run: EvalRun, charts: Sequence[str], chart_note: str) -> str:
-    from rulec.compiler import __version__
+    from rulec.compiler.version import __version__
     from rulec.runtime import NATIVE
 
     counts = {c: sum(1 for q in run.queries if q.category == c) for c in _categories(run)}

@@ -19,7 +19,6 @@ from decimal import Decimal, InvalidOperation
 from itertools import count
 from typing import Any
 
-from rulec.compiler import __version__
 from rulec.compiler.build.boxes import ThresholdConverter, boxes_of
 from rulec.compiler.build.cnf import build_cnf
 from rulec.compiler.build.graph import build_graph
@@ -37,6 +36,7 @@ from rulec.compiler.model.rules import (
     condition_to_json,
 )
 from rulec.compiler.read.statements import Statement
+from rulec.compiler.version import __version__
 from rulec.runtime.bundle.format import decode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import RulecError

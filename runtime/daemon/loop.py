@@ -616,7 +616,7 @@ class Daemon:
             if now - self._sample_mono >= self.config.stale_check_s:
                 t = self._engine_now()
                 self._lane_dirty = True
-                self._emit(self.engine.step(t, {}), None)
+                self._emit(self.engine.tick(t), None)
                 self._last_t = t
         if self.config.heartbeat_s and now >= self._next_heartbeat:
             self._next_heartbeat = now + self.config.heartbeat_s

@@ -428,8 +428,12 @@ class Engine:
     # ------------------------------------------------------------ streams
 
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
-        """Advance the stream to time t with new samples; return raise/clear/fault events."""
+        """A sample at time t with its new values; return raise/clear/fault events."""
         return self.stream.step(t, state)
+
+    def tick(self, t: float) -> list[Event]:
+        """Time passes with no sample: staleness only (durations are judged at samples)."""
+        return self.stream.tick(t)
 
     def _stream_fired(self, x: np.ndarray) -> dict[int, list[int]]:
         """Rules whose condition holds now (durations included), with their boxes."""

@@ -123,6 +123,8 @@ class EventStream:
         self._valid_hi = [min(p.range_hi, big) for p in bundle.parameters]
         self._max_age = [math.inf if p.max_age_s is None else float(p.max_age_s)
                          for p in bundle.parameters]
+        # the parameters that can go stale (a finite max_age_s)
+        self._ages = tuple(i for i, a in enumerate(self._max_age) if a != math.inf)
         self._hold_index = rules.deadband_index()
         self._rule_names: dict[int, tuple[tuple[int, str], ...]] = {}  # filled on first use
         self._rule_procedures: dict[int, tuple[str, ...]] = {}
@@ -138,19 +140,70 @@ class EventStream:
         self._invalid_rules: set[int] = set()
 
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
-        """Advance the stream to time t with new samples; return raise/clear/fault events."""
+        """A sample at time t (its new values, maybe none); return raise/clear/fault events.
+
+        A value that went stale since the last step is reported at the instant it did
+        (its own time plus ``max_age_s``), with the clears that follow from it, before
+        the sample itself is judged: every path gives the same events for the same
+        samples (the contract's "Time")."""
         index_of = self.bundle.param_index
         param, value = self._rules.param, self._rules.value
-        last_value, last_time = self.last_value, self.last_time
+        updates: list[tuple[int, float]] = []
         for name, raw in state.items():
             index = index_of.get(name)
             if index is None:
                 index = param(name)
-            last_value[index] = raw if type(raw) is float else value(index, name, raw)
+            updates.append((index, raw if type(raw) is float else value(index, name, raw)))
+        events = self._expire_until(t, strictly_before=True) if self._ages else []
+        last_value, last_time = self.last_value, self.last_time
+        for index, v in updates:
+            last_value[index] = v
             last_time[index] = t
-        return self._advance(t)
+        events.extend(self._advance(t))
+        return events
 
-    def _advance(self, t: float) -> list[Event]:
+    def tick(self, t: float) -> list[Event]:
+        """Time passes with no sample (the daemon's silence clock): values that went stale
+        by t are reported at their instants, and the rules that used them clear; nothing
+        is raised and no timer is judged, since durations are judged at samples."""
+        events = self._expire_until(t, strictly_before=False) if self._ages else []
+        if self.t is None or t > self.t:
+            self.t = t
+        return events
+
+    def stale_at(self, i: int) -> float:
+        """When parameter i's last value goes (or went) stale: its time plus max_age_s."""
+        return self.last_time[i] + self._max_age[i]
+
+    def _expire_until(self, t: float, strictly_before: bool) -> list[Event]:
+        """Step through the instants in (last step, t) (``strictly_before``) or up to t at
+        which a valid value goes stale, each as a step with no sample."""
+        events: list[Event] = []
+        while True:
+            due = self._next_expiry()
+            if due is None or due > t or (strictly_before and due >= t):
+                return events
+            events.extend(self._advance(due, sample=False))
+
+    def _next_expiry(self) -> float | None:
+        """The earliest instant after the last step at which a value now valid goes stale."""
+        now = self.t
+        found: float | None = None
+        faults = self.faults
+        params = self.bundle.parameters
+        for i in self._ages:
+            seen = self.last_time[i]
+            if seen == -math.inf:
+                continue
+            due = seen + self._max_age[i]
+            if (now is None or due > now) and (found is None or due < found) and (
+                    params[i].name not in faults):
+                found = due
+        return found
+
+    def _advance(self, t: float, sample: bool = True) -> list[Event]:
+        """Judge the state at t.  ``sample``: t is a sample's time (rules may raise and
+        timers are judged); otherwise only what invalid data ends is done."""
         self.t = t
         index, rules = self._rules, self.bundle.rules
         values = self.last_value
@@ -160,7 +213,7 @@ class EventStream:
         for i, (v, seen, lo, hi, age) in enumerate(zip(
                 values, self.last_time, self._valid_lo, self._valid_hi, self._max_age,
                 strict=True)):
-            if seen == -math.inf or (lo <= v <= hi and t - seen <= age and (
+            if seen == -math.inf or (lo <= v <= hi and t - seen < age and (
                     not discrete or i not in discrete or v == math.floor(v))):
                 continue  # never seen (absent), or valid and fresh: NaN fails `lo <= v`;
                 # a numeric-only bundle never looks a parameter up in `discrete`
@@ -185,12 +238,14 @@ class EventStream:
                     self.false_since.pop(r, None)
                     continue
                 self.false_since.setdefault(r, t)
-                if self._may_clear(r, t):
+                if (sample or r in self._invalid_rules) and self._may_clear(r, t):
                     events.append(self._clear(t, r, x))
                 continue
             if r not in strict:
                 since.pop(r, None)
                 continue
+            if not sample:
+                continue  # durations are judged at samples
             spec = rules[r]
             held = t - since.setdefault(r, t)
             due = (

@@ -32,7 +32,9 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (3, "rulec.runtime.engine"),
     (4, "rulec.runtime.daemon"),
     (4, "rulec.firmware_bridge.sim"),
-    (5, "rulec.compiler"),  # the package itself: __version__
+    (4, "rulec.runtime.api"),  # the package front's Python API (Engine, load_bundle, replay)
+    (5, "rulec.compiler.version"),
+    (5, "rulec.compiler.terminal"),
     (5, "rulec.compiler.model"),
     (6, "rulec.compiler.read"),
     (7, "rulec.compiler.extract"),
@@ -44,12 +46,14 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (11, "rulec.compiler.refine"),
     (12, "rulec.compiler.commands"),
     (13, "rulec.compiler.cli"),
+    (13, "rulec.compiler.api"),  # the package front and compile_manuals
     (14, "rulec.compiler.__main__"),
 )
 # Modules that belong to another unit: package fronts and the re-exports of import paths
 # that earlier documentation named.
 ALIASES = {
-    "rulec.runtime": "rulec.runtime.backend",
+    "rulec.runtime": "rulec.runtime.api",
+    "rulec.compiler": "rulec.compiler.api",
     "rulec.runtime.bundle_format": "rulec.runtime.bundle",
     "rulec.runtime.signing": "rulec.runtime.bundle",
     "rulec.compiler.rules": "rulec.compiler.model",

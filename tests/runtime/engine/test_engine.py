@@ -212,8 +212,9 @@ def test_evaluate_never_fires_duration_rules(plant: Engine):
 
 
 def test_duration_raises_only_after_more_than_t(plant: Engine):
-    assert events(plant, 100.0, {"motor_current": 16.0}) == []
-    assert events(plant, 105.0, {"motor_current": 16.0}) == []
+    # samples closer than motor_current's max_age_s (2 s): the value never goes stale
+    for t in (100.0, 101.25, 102.5, 103.75, 105.0, 106.25, 107.5, 108.75):
+        assert events(plant, t, {"motor_current": 16.0}) == []
     assert events(plant, 110.0, {"motor_current": 16.0}) == []  # held exactly 10 s
     assert events(plant, 110.25, {"motor_current": 16.0}) == [("raise", LOAD)]
     assert plant.active() == [rule_id(plant, LOAD)]
@@ -225,7 +226,8 @@ def test_duration_raises_only_after_more_than_t(plant: Engine):
 def test_duration_is_measured_from_the_first_sample_where_it_held(plant: Engine):
     assert events(plant, 0.0, {"motor_current": 16.0}) == []
     assert events(plant, 1.5, {"motor_current": 10.0}) == []  # interrupted: restart
-    assert events(plant, 2.0, {"motor_current": 16.0}) == []
+    for t in (2.0, 3.5, 5.0, 6.5, 8.0, 9.5, 11.0):
+        assert events(plant, t, {"motor_current": 16.0}) == []
     assert events(plant, 11.5, {"motor_current": 16.0}) == []  # held 9.5 s since 2.0
     assert events(plant, 12.0, {"motor_current": 16.0}) == []  # held exactly 10 s
     assert events(plant, 12.5, {"motor_current": 16.0}) == [("raise", LOAD)]
@@ -329,8 +331,9 @@ def test_without_deadband_a_rule_clears_as_soon_as_the_condition_stops(plant: En
 def test_stale_value_is_a_fault_and_clears_the_rule(plant: Engine):
     mixer = rule_id(plant, MIXER)
     assert events(plant, 0.0, {"motor_current": 25.0}) == [("raise", MIXER)]
-    assert events(plant, 2.0, {"motor_speed": 100.0}) == []  # age exactly 2.0: fresh
-    got = events(plant, 2.5, {"motor_speed": 100.0})
+    assert events(plant, 1.99, {"motor_speed": 100.0}) == []  # younger than 2.0: fresh
+    # stale from its own time plus max_age_s: at exactly 2.0 (the contract's "Time")
+    got = events(plant, 2.0, {"motor_speed": 100.0})
     assert ("clear", MIXER) in got
     assert ("fault", "motor_current") in got
     assert mixer not in plant.active()
@@ -703,3 +706,51 @@ def test_logic_alone_splits_cases_where_geometry_needs_every_value(tmp_path: Pat
     assert sorted(merged["disagreements"]["logic_only"]) == sorted(r.id for r in alone.rules)
     known = {"tank_level": 95, "drain_valve_position": 10}
     assert len(Engine(bundle).evaluate(known).rules) == 1
+
+
+# ---------------------------------------------------------------- the one semantics of time
+
+
+def timed(engine: Engine, t: float, state: dict) -> list[tuple[float, str, str]]:
+    return [(e.t, e.event, e.rule or next(iter(e.values), "")) for e in engine.step(t, state)]
+
+
+def test_a_stale_value_is_reported_at_its_own_time_plus_max_age(plant: Engine):
+    """motor_current (max_age_s 2) sampled at 0 is stale from 2, whatever the next
+    sample's time: the fault carries t=2, and the fresh sample at 5 clears it."""
+    assert timed(plant, 0.0, {"motor_current": 5.0}) == []
+    assert timed(plant, 5.0, {"motor_current": 5.0}) == [
+        (2.0, "fault", "motor_current"), (5.0, "fault_clear", "")]
+
+
+def test_a_value_is_not_believed_past_its_max_age_for_a_duration(plant: Engine):
+    """A 10 s on-delay does not count the time a value was stale: the value sampled at 4
+    is stale from 6, so the condition holds again only from the sample at 12."""
+    load = rule_id(plant, LOAD)
+    for t in (0.0, 1.5, 3.0, 4.0):
+        plant.step(t, {"motor_current": 16.0})
+    got = plant.step(12.0, {"motor_current": 16.0})
+    assert [(e.t, e.event) for e in got] == [(6.0, "fault"), (12.0, "fault_clear")]
+    for t in (13.5, 15.0, 16.5, 18.0, 19.5, 21.0):
+        assert [e for e in plant.step(t, {"motor_current": 16.0}) if e.rule] == []
+    assert [e.rule for e in plant.step(22.5, {"motor_current": 16.0})] == [load]
+
+
+def test_a_raised_rule_clears_at_the_instant_its_data_goes_stale(plant: Engine):
+    load = rule_id(plant, LOAD)
+    for t in (0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0, 10.5):
+        plant.step(t, {"motor_current": 16.0})
+    assert plant.active() == [load]
+    got = plant.step(20.0, {"motor_current": 16.0})
+    assert [(e.t, e.event, e.rule) for e in got] == [
+        (12.5, "fault", None), (12.5, "clear", load), (20.0, "fault_clear", None)]
+
+
+def test_time_passing_without_a_sample_never_raises(plant: Engine):
+    """The daemon's silence clock: staleness at its instants, no duration judged."""
+    for t in (0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0):
+        plant.step(t, {"motor_current": 16.0})
+    assert plant.tick(10.5) == []  # 10.5 s held, but no sample: nothing raised
+    got = plant.tick(30.0)
+    assert [(e.t, e.event) for e in got] == [(11.0, "fault")]
+    assert plant.active() == []

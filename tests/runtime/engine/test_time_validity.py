@@ -114,7 +114,9 @@ def test_without_a_deadband_the_same_jitter_chatters():
 
 
 def test_on_delay_strict_and_inclusive():
-    stream = [(t, {"motor_current": 16.0}) for t in (0.0, 5.0, 10.0, 10.5)]
+    # closer than motor_current's max_age_s (2 s): the value is never stale in between
+    stream = [(t, {"motor_current": 16.0})
+              for t in (0.0, 1.5, 3.0, 4.5, 6.0, 7.5, 9.0, 10.0, 10.5)]
     assert trace(engine(), stream) == [(10.5, "raise")]  # more than 10 s
     inclusive = with_rule_keys(plant_payload(), LOAD, duration_inclusive=True)
     assert trace(engine(inclusive), stream) == [(10.0, "raise")]  # at least 10 s
