@@ -15,6 +15,7 @@ import json
 import math
 import sqlite3
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.add_argument("--max-width", type=int, default=60, metavar="N",
                    help="cut longer cells in the table (0: never; default 60)")
+    p.add_argument("--timeout-s", type=float, default=10.0, metavar="S",
+                   help="stop a query that runs longer (default %(default)s)")
+    p.add_argument("--max-rows", type=int, default=10_000, metavar="N",
+                   help="print at most N rows, saying so on stderr (default %(default)s)")
     p.set_defaults(run=run_sql)
 
     p = subparsers.add_parser(
@@ -115,31 +120,49 @@ def _read_only(action: int, arg1: str | None, arg2: str | None, _db: str | None,
     return sqlite3.SQLITE_DENY
 
 
-def query_kb(path: Path, sql: str, conn: sqlite3.Connection | None = None
+def query_kb(path: Path, sql: str, conn: sqlite3.Connection | None = None,
+             timeout_s: float | None = None, max_rows: int | None = None
              ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """(column names, rows) of one read-only query; refused writes and bad SQL raise
-    KnowledgeBaseError."""
+    KnowledgeBaseError.  ``timeout_s`` stops a query that runs longer (a recursive CTE
+    can run for ever); ``max_rows`` keeps the first rows only (one more is fetched, so
+    the caller can tell: ``len(rows) > max_rows``)."""
     own = conn is None
     conn = open_kb(path) if conn is None else conn
+    if timeout_s is not None:
+        deadline = time.monotonic() + timeout_s
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
     try:
         cur = conn.execute(sql)
-        rows = cur.fetchall()
+        rows = cur.fetchall() if max_rows is None else cur.fetchmany(max_rows + 1)
         columns = [d[0] for d in cur.description or ()]
     except (sqlite3.Error, sqlite3.Warning) as exc:
         text = str(exc)
+        if timeout_s is not None and "interrupted" in text:
+            raise KnowledgeBaseError(f"{path}: the query ran longer than {timeout_s:g} s and "
+                                     "was stopped (--timeout-s raises the limit)") from None
         if any(word in text for word in _REFUSED):
             verb = (sql.split() or ["?"])[0].upper()
             raise KnowledgeBaseError(f"{path}: the knowledge base is read-only: only SELECT "
                                      f"queries are allowed ({verb} refused)") from None
         raise KnowledgeBaseError(f"{path}: SQL error: {text}") from None
     finally:
+        if timeout_s is not None:
+            conn.set_progress_handler(None, 0)
         if own:
             conn.close()
     return columns, rows
 
 
 def run_sql(args: argparse.Namespace) -> int:
-    columns, rows = query_kb(args.kb, args.query)
+    if args.timeout_s <= 0 or args.max_rows < 1:
+        raise KnowledgeBaseError("--timeout-s must be above 0 and --max-rows at least 1")
+    columns, rows = query_kb(args.kb, args.query, timeout_s=args.timeout_s,
+                             max_rows=args.max_rows)
+    if len(rows) > args.max_rows:
+        rows = rows[:args.max_rows]
+        print(f"rulec: sql: stopped at {args.max_rows} rows (--max-rows raises the cap)",
+              file=sys.stderr)
     if args.json:
         for row in rows:
             print(json.dumps({c: _json_value(v) for c, v in zip(columns, row, strict=True)},

@@ -233,12 +233,36 @@ _CONSEQUENCE = re.compile(
     r"out of (?:spec\w*|tolerance|limits?)|"
     r"(?:[\w-]+\s+){0,2}(?:alarm|fault|failure|emergency|warning|trip|hazard)s?\b))",
     re.IGNORECASE)
+def _word_forms(*stems: str) -> str:
+    """One severity vocabulary whatever the verb's form: "trip", "trips", "tripped",
+    "tripping" rate alike ("... trips the main motor" is as severe as "trip the main
+    motor")."""
+    forms = []
+    for stem in stems:
+        if stem.startswith("="):  # a noun or an adverb: as written ("fire", not "fired")
+            forms.append(stem[1:])
+            continue
+        if " " in stem or stem.endswith("*"):
+            forms.append(stem.rstrip("*") + (r"\w*" if stem.endswith("*") else ""))
+            continue
+        doubled = stem + stem[-1] if re.fullmatch(r".*[^aeiou][aeiou][bdgkmnprt]", stem) else stem
+        base = stem[:-1] if stem.endswith("e") else stem
+        forms.append(rf"{stem}|{stem}s|{stem}es|{doubled}ed|{doubled}ing|{base}ed|{base}ing"
+                     if not stem.endswith("y") else
+                     rf"{stem}|{stem[:-1]}ies|{stem[:-1]}ied|{stem}ing")
+    return "|".join(forms)
+
+
 _WARNING_WORDS = re.compile(
-    r"\b(emergency|immediate(?:ly)?|shut ?down|abort|evacuat\w*|rapid response|danger\w*|"
-    r"critical|scram|trip(?:ped)?|fire|explosion|cardiac arrest)\b", re.IGNORECASE)
+    r"\b(" + _word_forms("=emergency", "=immediate", "=immediately", "shut ?down",
+                         "shuts down", "shutting down", "abort", "evacuat*",
+                         "=rapid response", "danger*", "=critical", "scram", "trip", "=fire",
+                         "=explosion", "=cardiac arrest") + r")\b", re.IGNORECASE)
 _CAUTION_WORDS = re.compile(
-    r"\b(caution|notify|alert|alarm|fault|reduce|stop|lock|reject|not eligible|must|shall|"
-    r"do not|never|limit|close|increase|decrease|call|require[sd]?|refer)\b", re.IGNORECASE)
+    r"\b(" + _word_forms("=caution", "notify", "alert", "alarm", "=fault", "reduce", "stop",
+                         "lock", "reject", "=not eligible", "=must", "=shall", "=do not",
+                         "=never", "limit", "close", "increase", "decrease", "call",
+                         "require", "refer") + r")\b", re.IGNORECASE)
 # A statement that gives an example, or says what one might have to do, states no rule:
 # "For example, if during a flight the small UA experiences a battery fire, the remote
 # pilot may need to climb the small UA above 400' AGL."

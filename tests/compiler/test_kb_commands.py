@@ -124,6 +124,29 @@ def test_sql_prints_a_table(capsys: pytest.CaptureFixture[str], rocket: tuple[Pa
     assert lines[-1] == "(2 rows)"
 
 
+def test_sql_stops_a_runaway_query_at_its_time_limit(
+        capsys: pytest.CaptureFixture[str], rocket: tuple[Path, Path]) -> None:
+    _, kb = rocket
+    forever = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+               "SELECT count(*) FROM c")
+    status, out, err = run(capsys, "sql", kb, forever, "--timeout-s", "0.3")
+    assert status == 2 and out == ""
+    assert "longer than 0.3 s" in err and "--timeout-s" in err
+
+
+def test_sql_caps_the_rows_and_says_so(capsys: pytest.CaptureFixture[str],
+                                       rocket: tuple[Path, Path]) -> None:
+    _, kb = rocket
+    many = ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 500) "
+            "SELECT x FROM c")
+    status, out, err = run(capsys, "sql", kb, many, "--max-rows", "7", "--json")
+    assert status == 0
+    assert [json.loads(line)["x"] for line in out.splitlines()] == list(range(1, 8))
+    assert "stopped at 7 rows" in err
+    status, out, err = run(capsys, "sql", kb, many, "--max-rows", "500", "--json")
+    assert len(out.splitlines()) == 500 and err == ""
+
+
 def test_sql_json_rows(capsys: pytest.CaptureFixture[str], rocket: tuple[Path, Path]) -> None:
     _, kb = rocket
     status, out, _ = run(capsys, "sql", "--json", kb,

@@ -336,3 +336,21 @@ def test_of_after_a_number_is_not_degrees_fahrenheit() -> None:
     assert match_unit_phrase(" of the cells", 0) is None
     found = match_unit_phrase(" oF", 0)
     assert found is not None and found[0].symbol == "degF"
+
+
+@pytest.mark.parametrize(("verb", "severity"), [
+    ("trip", "warning"), ("shut down", "warning"), ("stop", "caution"),
+    ("close", "caution"), ("notify", "caution")])
+def test_the_severity_words_are_one_vocabulary_whatever_the_verb_s_form(
+        verb: str, severity: str) -> None:
+    """"... trips the main motor" rates as "trip the main motor" does."""
+    from rulec.compiler.extract.offline import _severity
+
+    forms = {"trip": ["trip", "trips", "tripped", "tripping"],
+             "shut down": ["shut down", "shuts down", "shutting down"],
+             "stop": ["stop", "stops", "stopped", "stopping"],
+             "close": ["close", "closes", "closed", "closing"],
+             "notify": ["notify", "notifies", "notified", "notifying"]}[verb]
+    for form in forms:
+        assert _severity(f"The relay {form} the main motor", "if_then", None) == severity, form
+    assert _severity("No shot shall be fired", "if_then", None) != "warning"
