@@ -176,9 +176,14 @@ def summary_json(result: Any) -> dict[str, Any]:
         "counts": {"rules": len(result.rules), UNREADABLE: len(result.of_kind(UNREADABLE)),
                    NEEDS_REVIEW: len(result.of_kind(NEEDS_REVIEW)),
                    "descriptive": len(result.descriptive), NOTE: len(result.of_kind(NOTE))},
-        "problems": [p.to_json() for p in result.problems],
+        "problems": [p.to_json() for p in in_line_order(result.problems)],
         "descriptive": descriptive,
     }
+
+
+def in_line_order(problems: Any) -> list[Any]:
+    """Problems by file, then page and line, as an engineer reads the manual."""
+    return sorted(problems, key=lambda p: (p.file, p.page or 0, p.line))
 
 
 def _report(result: Any, summary: dict[str, Any]) -> None:
@@ -191,7 +196,7 @@ def _report(result: Any, summary: dict[str, Any]) -> None:
           f"{counts['descriptive']} descriptive statement(s); "
           f"{counts[UNREADABLE]} unreadable; {counts[NEEDS_REVIEW]} need(s) review",
           file=sys.stderr)
-    for problem in result.problems:
+    for problem in in_line_order(result.problems):
         print(f"  {problem.kind}: {problem}", file=sys.stderr)
     if result.llm_requests or result.llm_cache_hits or result.rejected:
         print(f"llm: {result.llm_requests} request(s), {result.llm_cache_hits} cached "

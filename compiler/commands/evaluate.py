@@ -69,7 +69,10 @@ def run_query(args: argparse.Namespace) -> int:
         revision = f" (revision {rule.revision})" if rule.revision > 1 else ""
         print(f"[{rule.severity.upper()}] {rule.id}{revision}: {rule.advisory}")
         print(f"    {src.get('file')}:{src.get('line')}: {src.get('text')}")
+    shown = {rule.id for rule in result.rules}
     for conflict in result.conflicts:
+        if conflict.get("kind") == "constraint" and set(conflict.get("rules", ())) <= shown:
+            continue  # a violated constraint is already shown as the rule it is
         print(f"[CONFLICT] {conflict['message']}")
     for proc in result.procedures:
         print(f"[PROCEDURE] {proc.title}: " + " / ".join(s.text for s in proc.steps))

@@ -143,6 +143,16 @@ written -> reply read, when the reply's timestamp matches a frame we sent), sens
 faults, then one JSON line {"event": "summary", ...}.  --json makes every line JSON."""
 
 
+def _version() -> str:
+    """The installed rulec version."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("rulec")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rulec-sim",
@@ -151,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"rulec-sim {_version()}")
     p.add_argument("scenario", type=Path, metavar="SCENARIO.csv",
                    help="CSV with a 'time' column (s) and one column per parameter")
     g = p.add_argument_group("channels (at least one)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -310,6 +311,9 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
 def _typed(option: Option, value: Any, where: str) -> Any:
     if option.kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
+    if option.key in ("tcp_listen", "udp_listen") and isinstance(value, int) and not (
+            isinstance(value, bool)):
+        value = str(value)  # `tcp_listen = 7000`: a port on 127.0.0.1, as the flag takes it
     if isinstance(value, bool) or not isinstance(value, option.kind):
         raise ConfigError(
             f"{where} must be {option.kind.__name__}, found {type(value).__name__} {value!r}"
@@ -345,7 +349,17 @@ def build_config(
             raise ConfigError("--trust: empty path")
         merged["trust"] = Path(merged["trust"])
     config = OnboardConfig(**merged)
-    check_config(config, need_input)
+    try:
+        check_config(config, need_input)
+    except ConfigError as exc:
+        # a value from the config file is named by its key there, not by the flag
+        message = str(exc)
+        for key in sorted(set(file_values) - set(flags), key=len, reverse=True):
+            option = _BY_KEY.get(key)
+            if option is not None:
+                message = re.sub(rf"{re.escape(option.flag)}(?![\w-])",
+                                 f"{key} (config file)", message)
+        raise ConfigError(message) from None
     return config
 
 

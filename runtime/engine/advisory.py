@@ -65,14 +65,55 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
         if param.states:  # "landing gear is extended": the state it is in
             parts.append(f"{label} is {param.state_name(value)}")
             continue
-        parts.append(
-            f"{label} {with_unit(value, param.unit)} {relation_words(lo, hi, flags, param.unit)}"
-        )
+        written = _written_numbers(bundle, int(b.rule[box]), param.name, param.unit)
+        parts.append(f"{label} {with_unit(value, param.unit)} "
+                     f"{relation_words(lo, hi, flags, param.unit, written)}")
     return " and ".join(parts)
 
 
-def relation_words(lo: float, hi: float, flags: int, unit: str) -> str:
+def _written_numbers(bundle: Bundle, rule: int, name: str, unit: str) -> tuple[str, ...]:
+    """The numbers the document wrote for one parameter of a rule, with their unit, when
+    that unit is not the parameter's ("300 psi" for a parameter in bar), in ascending
+    order; read from the condition text, where the compiler keeps them, and cached."""
+    cache: dict[tuple[int, str], tuple[str, ...]] = bundle.__dict__.setdefault(
+        "_written_numbers", {})
+    found = cache.get((rule, name))
+    if found is None:
+        numbers: list[tuple[float, str]] = []
+        for m in _WRITTEN.finditer(bundle.rules[rule].condition_text):
+            if m.group(1) == name and m.group(3) and m.group(3) != unit:
+                for number in m.group(2).strip("[]").split(","):
+                    try:
+                        numbers.append((float(number), f"{number.strip()} {m.group(3)}"))
+                    except ValueError:
+                        pass
+        found = cache[(rule, name)] = tuple(text for _, text in sorted(set(numbers)))
+    return found
+
+
+_WRITTEN = re.compile(r"\b([a-z_][a-z0-9_]*) (?:>=|<=|>|<|==|between|outside|in) "
+                      r"(\[[^\]]*\]|[-+0-9.eE]+)(?: ([^\s()\]]+))?")
+
+
+def _shown(value: float, unit: str, written: str | None) -> str:
+    """A threshold in words: exact when short, else as the document wrote it with its
+    conversion rounded beside it ("300 psi (≈20.6843 bar)")."""
+    exact = with_unit(value, unit)
+    if written is None or len(format_value(value).lstrip("-").replace(".", "")) <= 9:
+        return exact
+    return f"{written} (≈{value:.6g}{unit_suffix(unit)})"
+
+
+def relation_words(lo: float, hi: float, flags: int, unit: str,
+                   written: tuple[str, ...] = ()) -> str:
     """Where ``lo <op> x <op> hi`` holds, in words: "is above 600 °C", "has reached 0"."""
+    bounds = [b for b in (lo, hi) if not math.isinf(b)]
+    doc = dict(zip(sorted(set(bounds)), written, strict=False)) if len(
+        written) == len(set(bounds)) else {}
+
+    def with_unit(v: float, u: str) -> str:  # noqa: F811 - the thresholds of this box
+        return _shown(v, u, doc.get(v))
+
     lo_incl, hi_incl = bool(flags & 1), bool(flags & 2)
     if math.isinf(hi) and not math.isinf(lo):
         return f"is {'at or above' if lo_incl else 'above'} {with_unit(lo, unit)}"

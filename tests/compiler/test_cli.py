@@ -511,3 +511,13 @@ def test_subprocess_usage_error_is_not_a_traceback(tmp_path: Path):
     done = run_subprocess()
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
+
+
+def test_a_violated_constraint_is_shown_once_not_again_as_a_conflict(
+        capsys: pytest.CaptureFixture[str], rocket_bundle: Path) -> None:
+    status, out, _ = run(capsys, "query", rocket_bundle, "fuel_line_pressure=500")
+    assert status == 0
+    rule_lines = [line for line in out.splitlines() if line.startswith("[")]
+    assert rule_lines and not any(line.startswith("[CONFLICT]") for line in rule_lines)
+    status, out, _ = run(capsys, "query", rocket_bundle, "fuel_line_pressure=500", "--json")
+    assert json.loads(out)["conflicts"]  # still in the JSON answer

@@ -187,3 +187,18 @@ def test_manual_escape_sequences_do_not_reach_the_terminal(
         assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
     assert "\\u001b" in out2
     assert any("\x1b[2J" in r["source"]["text"] for r in json.loads(out3)["rules"])
+
+
+def test_statements_that_are_not_rules_are_listed_in_line_order(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "b.txt").write_text("If the tank frobnication exceeds 5 units, stop.\n\n"
+                                  "If the tank wibble exceeds 7 units, stop.\n")
+    (folder / "a.txt").write_text("\n\nIf the tank gloop exceeds 9 units, stop.\n")
+    (folder / "sensors.toml").write_text('[parameters.tank_level]\nunit = "percent"\n')
+    status, out, err = run(capsys, "compile", folder, "-o", tmp_path / "b.bundle", "--json")
+    listed = [(p["file"], p["line"]) for p in json.loads(out)["problems"]]
+    assert listed == sorted(listed) and len(listed) >= 3
+    places = [line.split(": ")[1] for line in err.splitlines() if line.startswith("  ")]
+    assert places == sorted(places, key=lambda w: (w.split(":")[0], int(w.split(":")[1])))

@@ -754,3 +754,21 @@ def test_time_passing_without_a_sample_never_raises(plant: Engine):
     got = plant.tick(30.0)
     assert [(e.t, e.event) for e in got] == [(11.0, "fault")]
     assert plant.active() == []
+
+
+def test_a_converted_threshold_is_shown_as_the_document_wrote_it(tmp_path) -> None:
+    """"above 300 psi (≈20.6843 bar)", never "above 20.684271879505083 bar"."""
+    from rulec.compiler import compile_manuals
+
+    (tmp_path / "m.txt").write_text("If the line pressure exceeds 300 psi, open the bypass "
+                                    "valve.\nIf the tank level exceeds 80 %, stop the feed.\n")
+    (tmp_path / "sensors.toml").write_text(
+        '[parameters.line_pressure]\nunit = "bar"\nrange = [0, 100]\n'
+        '[parameters.tank_level]\nunit = "percent"\nrange = [0, 100]\n')
+    made = compile_manuals([tmp_path], tmp_path / "b.bundle")
+    engine = Engine.from_file(str(made.bundle))
+    (rule,) = engine.evaluate({"line_pressure": 21}).rules
+    assert "above 300 psi (≈20.6843 bar)" in rule.advisory
+    assert "20.684271879505083" not in rule.advisory
+    (rule,) = engine.evaluate({"tank_level": 90}).rules
+    assert "is above 80%" in rule.advisory  # same unit: the exact number, as before
