@@ -253,6 +253,7 @@ ffi.cdef(
         int32_t has_last_t;
         double last_t;
         double t_offset;
+        double max_jump;
         uint32_t tx_seq;
         int32_t has_last;
         uint32_t duplicates, missing, restarts;

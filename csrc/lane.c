@@ -322,8 +322,9 @@ static int32_t take_frame(rl_lane *lane, const rulec_frame *f)
         if (v[i].channel >= R->n_channels || R->channel_param[v[i].channel] < 0)
             return 0;
     t = (double)f->timestamp_us / 1e6 + lane->t_offset;
-    if (lane->has_last_t && t < lane->last_t)
-        return 0;
+    if (lane->has_last_t && (t < lane->last_t || !isfinite(t) ||
+                             (lane->max_jump > 0 && t - lane->last_t > lane->max_jump)))
+        return 0; /* a clock fault (or the silence clock ahead): Python decides */
 
     /* The point after this frame, invalid values as NaN; no validity may change. */
     memcpy(x, lane->last_value, (size_t)np * sizeof *x);

@@ -113,6 +113,7 @@ typedef struct {
     int32_t has_last_t;
     double last_t;   /* engine time of the last sample */
     double t_offset; /* added to frame timestamps (seconds) */
+    double max_jump; /* a frame later than last_t by more than this goes to Python (0: none) */
     uint32_t tx_seq; /* sequence number of the next frame written */
     /* the last frame taken and its sequence number (duplicates, gaps) */
     int32_t has_last;

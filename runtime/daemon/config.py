@@ -192,6 +192,33 @@ OPTIONS: tuple[Option, ...] = (
         "link",
     ),
     Option(
+        "max_time_jump_s",
+        float,
+        60.0,
+        "a frame stamped more than S seconds after the last sample is a clock fault: "
+        "counted, logged and not evaluated (0: no bound)",
+        "S",
+        "link",
+    ),
+    Option(
+        "max_clock_skew_s",
+        float,
+        0.0,
+        "a frame whose time ran S seconds ahead of the local monotonic clock since the "
+        "last sample is a clock fault (0: off; for firmware that streams in real time)",
+        "S",
+        "link",
+    ),
+    Option(
+        "clock_rebase_frames",
+        int,
+        5,
+        "after N clock-fault frames in a row whose own times move forward, the firmware "
+        "clock is taken to have restarted: engine time continues from where it was",
+        "N",
+        "link",
+    ),
+    Option(
         "takeover_s",
         float,
         5.0,
@@ -252,6 +279,9 @@ class OnboardConfig:
     read_timeout_s: float = 0.05
     busy_poll_s: float = 0.0
     stale_check_s: float = 0.5
+    max_time_jump_s: float = 60.0
+    max_clock_skew_s: float = 0.0
+    clock_rebase_frames: int = 5
     takeover_s: float = 5.0
     write_timeout_s: float = 0.5
     max_buffer_bytes: int = 65536
@@ -393,7 +423,9 @@ def check_config(c: OnboardConfig, need_input: bool = True) -> None:
     _positive(c, "max_buffer_bytes", c.max_buffer_bytes, 256, 16 * 1024 * 1024)
     if c.max_frames_per_read:
         _positive(c, "max_frames_per_read", c.max_frames_per_read, 1, 1 << 20)
-    for key in ("heartbeat_s", "summary_s", "reload_poll_s", "busy_poll_s"):
+    _positive(c, "clock_rebase_frames", c.clock_rebase_frames, 1, 1 << 20)
+    for key in ("heartbeat_s", "summary_s", "reload_poll_s", "busy_poll_s",
+                "max_time_jump_s", "max_clock_skew_s"):
         _seconds(key, getattr(c, key), allow_zero=True)
     for key in (
         "reconnect_min_s",

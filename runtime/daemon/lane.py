@@ -317,7 +317,8 @@ class Lane:
         c.duplicates = c.missing = c.restarts = 0
         return LaneDecoder(self)
 
-    def sync(self, link_stale: set[str], last_t: float | None, t_offset: float) -> None:
+    def sync(self, link_stale: set[str], last_t: float | None, t_offset: float,
+             max_jump: float = 0.0) -> None:
         """Take the stream's state as it stands (after Python stepped it) and the daemon's
         clock; ``link_stale`` are the parameters a link loss invalidated."""
         stream, c, lib, st = self.stream, self.c, self.lib, self._state
@@ -350,6 +351,7 @@ class Lane:
         c.has_last_t = int(last_t is not None)
         c.last_t = last_t if last_t is not None else 0.0
         c.t_offset = t_offset
+        c.max_jump = max_jump
 
     def run(self, data: bytes | bytearray | memoryview, pos: int,
             fast: bool = True) -> tuple[int, int]:

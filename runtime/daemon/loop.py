@@ -52,7 +52,6 @@ from rulec.runtime.vocabulary import FaultReason
 __all__ = ["Counters", "Daemon", "EventLog", "package_version"]
 
 EXIT_OK = 0
-CLOCK_JUMP_S = 1.0  # a frame timestamp this far back means the firmware clock restarted
 MAX_INPUT_ERRORS_LOGGED = 100
 SEQ_GAP_LIMIT = 1 << 16  # a larger sequence jump is a sender restart, not lost frames
 MIN_WIRE_FRAME = wire.MIN_FRAME + 2  # COBS adds at least one byte, then the delimiter
@@ -100,6 +99,9 @@ class Daemon:
         self._cobs = config.input_format == "rulec"  # a 0x00 ends a frame (and a datagram)
         if fast_lane is None:
             fast_lane = os.environ.get("RULEC_FAST_LANE", "1") != "0"
+        # the lane has no local clock to hold frame times to: with a skew bound, Python
+        # judges every frame
+        fast_lane = fast_lane and not config.max_clock_skew_s
         # the C lane takes the common frame of a stream link (runtime/daemon/lane.py)
         self._lane = (Lane.for_engine(self.engine, self._channels)
                       if fast_lane and self._cobs and self.binary
@@ -115,6 +117,8 @@ class Daemon:
         self._seen: set[str] = set()  # parameters that had a sample
         self._lat_batch: list[float] | None = None  # eval times of a chunk's samples
         self._t_offset = 0.0
+        self._clock_faults: list[float] = []  # raw times of the clock-fault frames in a row
+        self._new_session = False  # the link came up again: its first frame may rebase
         self._last_t: float | None = None  # engine time of the last step
         self._sample_t: float | None = None  # engine time of the last real sample
         self._sample_mono = 0.0
@@ -339,6 +343,8 @@ class Daemon:
         """The clock and counters of n frames the lane took, the last at engine time t."""
         self._last_t = self._sample_t = self.engine.stream.t = t
         self._sample_mono = time.monotonic()
+        self._clock_faults = []  # a good frame ends a run of clock faults
+        self._new_session = False
         counters = self.counters
         counters.add("frames_ok", n)
         counters.add("samples", n)
@@ -356,7 +362,7 @@ class Daemon:
     def _lane_sync(self) -> None:
         lane = self._lane
         assert lane is not None
-        lane.sync(self._stale, self._last_t, self._t_offset)
+        lane.sync(self._stale, self._last_t, self._t_offset, self.config.max_time_jump_s)
         self._lane_dirty = False
 
     def _decoder_counts(self, peer: Peer) -> None:
@@ -421,28 +427,67 @@ class Daemon:
                 return
             values = {**carry, **values}
             carry.clear()
+        t = self._frame_time(frame.timestamp_us)
+        if t is None:
+            return  # a clock fault: counted and logged, not evaluated
         self.counters.add("frames_ok")
-        self._sample(self._frame_time(frame.timestamp_us), values, sender, received)
+        self._sample(t, values, sender, received)
 
-    def _frame_time(self, timestamp_us: int) -> float:
-        """Engine time of a frame: its timestamp, kept monotonic across firmware restarts."""
-        t = timestamp_us / 1e6 + self._t_offset
-        last = self._last_t
-        if last is not None and t < last:
-            if last - t > CLOCK_JUMP_S:
-                self._t_offset += last - t
+    def _frame_time(self, timestamp_us: int) -> float | None:
+        """Engine time of a frame, or None when its timestamp is a clock fault: earlier
+        than the last sample, later than it by more than max_time_jump_s, or ahead of
+        the local clock by more than max_clock_skew_s.  A fault frame is counted and
+        logged, never evaluated; ``clock_rebase_frames`` of them in a row that move
+        forward among themselves mean the firmware clock restarted, and engine time
+        continues from where it was."""
+        raw = timestamp_us / 1e6
+        t = raw + self._t_offset
+        last, sample = self._last_t, self._sample_t
+        if last is None:
+            return t
+        if self._new_session:
+            # the first frame of a new link session: a firmware clock that starts over
+            # is no fault; engine time continues from where it was
+            self._new_session = False
+            if t < last:
+                self._t_offset = last - raw
                 self._lane_dirty = True
-                self.log.write(
-                    {
-                        "event": "clock",
-                        "state": "rebased",
-                        "frame_t": timestamp_us / 1e6,
-                        "engine_t": last,
-                        "offset_s": self._t_offset,
-                    }
-                )
-            t = last
-        return t
+                self.log.write({"event": "clock", "state": "rebased", "frame_t": raw,
+                                "engine_t": last, "offset_s": self._t_offset,
+                                "reason": "new link session"})
+                return last
+        why = self._clock_fault(t, sample if sample is not None else last)
+        if why is None:
+            self._clock_faults = []
+            return max(t, last)  # the silence clock may have run a little ahead
+        run = self._clock_faults
+        run.append(raw)
+        forward = all(b > a for a, b in zip(run, run[1:], strict=False))
+        if not forward:
+            del run[:-1]
+        if len(run) < self.config.clock_rebase_frames:
+            self.counters.add("dropped.clock")
+            self.log.write({"event": "clock", "state": "fault", "reason": why,
+                            "frame_t": raw, "engine_t": last})
+            return None
+        self._clock_faults = []
+        self._t_offset = last - raw
+        self._lane_dirty = True
+        self.log.write({"event": "clock", "state": "rebased", "frame_t": raw,
+                        "engine_t": last, "offset_s": self._t_offset})
+        return last
+
+    def _clock_fault(self, t: float, since: float) -> str | None:
+        """Why a frame's time cannot be believed, or None."""
+        c = self.config
+        if not math.isfinite(t) or t < since:
+            return "time goes back"
+        if c.max_time_jump_s and t - since > c.max_time_jump_s:
+            return f"time jumps ahead by {t - since:.6g} s (max_time_jump_s {c.max_time_jump_s:g})"
+        if c.max_clock_skew_s and self._sample_mono is not None and (
+                t - since) - (time.monotonic() - self._sample_mono) > c.max_clock_skew_s:
+            return f"time runs ahead of the local clock (max_clock_skew_s {c.max_clock_skew_s:g})"
+        return None
 
     def _sample(
         self, t: float, values: dict[str, float], sender: str | None, received: float
@@ -555,6 +600,7 @@ class Daemon:
             if ev.state == "up":
                 self._flush_decoder(None)
                 self._sync_peer(ev.peer)
+                self._new_session = True  # its firmware may count time from zero again
         elif ev.state in ("down", "retry"):
             if self.link_state != "down":
                 self._flush_decoder(None)
