@@ -100,13 +100,22 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
     _install_signals(daemon)
     try:
-        return daemon.run()
+        status = daemon.run()
+        log.close()
+        if log.lost:
+            print(f"rulec-onboard: error: {log.lost} log line(s) could not be written to "
+                  f"{config.log}", file=sys.stderr)
+            return EXIT_LOG_LOST if status == EXIT_OK else status
+        return status
     except Exception as exc:  # noqa: BLE001 - log it as a line, exit non-zero for systemd
         log.write({"event": "crash", "level": "error", "error": f"{type(exc).__name__}: {exc}"})
         print(f"rulec-onboard: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
     finally:
         log.close()
+
+
+EXIT_LOG_LOST = 74  # EX_IOERR: the run went on, but its log lines were lost
 
 
 def _check(config: OnboardConfig) -> int:

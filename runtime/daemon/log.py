@@ -32,6 +32,7 @@ class EventLog:
     def __init__(self, target: str = "-", stream: TextIO | None = None) -> None:
         self.target = target
         self.errors = 0
+        self.lost = 0  # lines that could not be written
         self._stream: TextIO | None = stream
         self._owned = False
         self._held: list[LogRecord] | None = None
@@ -90,8 +91,22 @@ class EventLog:
             assert self._stream is not None
             self._stream.write("\n".join(texts))
             self._stream.flush()
-        except (OSError, ValueError):
-            self.errors += 1
+        except (OSError, ValueError) as exc:
+            self._failed(exc, len(records))
+
+    def _failed(self, exc: Exception, lines: int) -> None:
+        """A log that cannot be written is said on stderr (the first failure, then every
+        1000th) and counted; the daemon's exit status says it at the end."""
+        self.errors += 1
+        self.lost += lines
+        if self.errors == 1 or self.errors % 1000 == 0:
+            why = getattr(exc, "strerror", None) or exc
+            target = "stdout" if self.target == "-" else self.target
+            try:
+                print(f"rulec-onboard: error: log {target}: cannot write: {why} "
+                      f"({self.lost} line(s) lost so far)", file=sys.stderr, flush=True)
+            except (OSError, ValueError):
+                pass
 
     def close(self) -> None:
         self.release()

@@ -766,3 +766,16 @@ def test_example_config_is_valid() -> None:
     values = read_config_file(REPO / "examples" / "onboard.toml")
     c = build_config(values)
     assert c.input_kind == "serial"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_log_that_cannot_be_written_is_said_and_ends_in_a_non_zero_exit(
+        bundle_path: Path) -> None:
+    samples = "time,chamber_temperature\n0,620\n1,500\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "rulec.runtime.daemon", "--bundle", str(bundle_path),
+         "--stdin", "csv", "--log", "/dev/full"],
+        input=samples, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 74, proc.stderr
+    assert "/dev/full: cannot write" in proc.stderr
+    assert "line(s) could not be written" in proc.stderr.splitlines()[-1]
