@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from rulec.runtime.daemon import last_good
 from rulec.runtime.daemon.config import OPTIONS, OnboardConfig, build_config, read_config_file
 from rulec.runtime.daemon.input import channel_map
 from rulec.runtime.daemon.loop import EXIT_OK, Daemon, EventLog, package_version
@@ -119,7 +120,18 @@ EXIT_LOG_LOST = 74  # EX_IOERR: the run went on, but its log lines were lost
 
 
 def _check(config: OnboardConfig) -> int:
-    engine = engine_loader(config.trust)(config.bundle)  # the daemon's start and reload path
+    load = engine_loader(config.trust)  # the daemon's start and reload path
+    fallback = None
+    try:
+        engine = load(config.bundle)
+    except RulecError as exc:
+        if config.last_good is None:
+            raise
+        try:
+            engine = last_good.start_from(config.last_good, load)
+        except RulecError:
+            raise exc from None
+        fallback = " ".join(str(exc).split())  # the daemon would start from the kept copy
     bundle = engine.bundle
     print(
         json.dumps(
@@ -137,6 +149,8 @@ def _check(config: OnboardConfig) -> int:
                 "input": config.input_text if config.has_input else None,
                 "signature": bundle.signature.to_json(),
                 "warning": bundle.signature.warning(),
+                **({"fallback": {"last_good": config.last_good, "refused": fallback}}
+                   if fallback is not None else {}),
             },
             ensure_ascii=False,
         )

@@ -60,6 +60,14 @@ OPTIONS: tuple[Option, ...] = (
         "bundle",
     ),
     Option(
+        "last_good",
+        str,
+        None,
+        "keep a copy of every validated bundle here (atomically), and start from it when "
+        "the bundle is refused at start",
+        "FILE",
+    ),
+    Option(
         "trust",
         str,
         None,
@@ -265,6 +273,7 @@ class OnboardConfig:
 
     bundle: Path
     trust: Path | None = None
+    last_good: str | None = None
     serial: str | None = None
     tcp_listen: str | None = None
     udp_listen: str | None = None
@@ -332,7 +341,8 @@ def read_config_file(path: str | os.PathLike[str]) -> dict[str, Any]:
             known = ", ".join(o.key for o in OPTIONS)
             raise ConfigError(f"{where}: unknown key {key!r} (known: {known})")
         out[key] = _typed(option, value, f"{where}: {key}")
-        relative = key in ("bundle", "log", "trust") and not Path(out[key]).is_absolute()
+        relative = key in ("bundle", "log", "trust", "last_good") and not Path(
+            out[key]).is_absolute()
         if relative and out[key] != "-":
             out[key] = str(base / out[key])
     return out

@@ -33,6 +33,7 @@ from rulec.firmware_bridge.links import (
     TextSamples,
     UdpListenLink,
 )
+from rulec.runtime.daemon import last_good
 from rulec.runtime.daemon.config import OnboardConfig
 from rulec.runtime.daemon.input import (
     DECODER_COUNTS,
@@ -43,6 +44,7 @@ from rulec.runtime.daemon.input import (
 )
 from rulec.runtime.daemon.lane import Lane
 from rulec.runtime.daemon.log import Counters, EventLog, summary_record
+from rulec.runtime.daemon.notify import Notifier
 from rulec.runtime.daemon.reload import BundleReloader, ReloadOutcome, adopt, engine_loader
 from rulec.runtime.daemon.tx import Transmitter, frame_us
 from rulec.runtime.engine.engine import Engine, Event
@@ -73,10 +75,23 @@ class Daemon:
         self.config = config
         self.log = log
         self.counters = Counters()
-        self.reloader = BundleReloader.start(
-            config.bundle, poll_s=config.reload_poll_s, loader=loader or engine_loader(config.trust)
-        )
+        load = loader or engine_loader(config.trust)
+        self.fallback: str | None = None  # why the start came from the last good bundle
+        try:
+            self.reloader = BundleReloader.start(config.bundle, poll_s=config.reload_poll_s,
+                                                 loader=load)
+        except RulecError as exc:
+            if config.last_good is None:
+                raise
+            try:
+                kept = last_good.start_from(config.last_good, load)
+            except RulecError:
+                raise exc from None
+            self.fallback = " ".join(str(exc).split())
+            self.reloader = BundleReloader(config.bundle, kept, config.reload_poll_s,
+                                           loader=load)
         self.engine = self.reloader.current
+        self.notifier = Notifier()
         self.link = make_link(config, stdin_fd)
         self.binary = config.input_kind != "stdin"
         self.supervisor = LinkSupervisor(
@@ -144,6 +159,8 @@ class Daemon:
 
     def run(self, stop: threading.Event | None = None) -> int:
         self._log_start()
+        bundle_id = self.engine.bundle.meta.get("bundle_id")
+        self.notifier.ready(f"serving bundle {bundle_id} on {self.config.input_text}")
         try:
             while self._stop_reason is None:
                 if stop is not None and stop.is_set():
@@ -154,6 +171,7 @@ class Daemon:
                 self._link_events()
                 self._housekeeping(time.monotonic())
         finally:
+            self.notifier.stopping(f"stopping: {self._stop_reason}")
             self._shutdown()
         return EXIT_OK
 
@@ -651,6 +669,7 @@ class Daemon:
     # ------------------------------------------------------------ housekeeping
 
     def _housekeeping(self, now: float) -> None:
+        self.notifier.watchdog(now)
         if self._reopen_log:
             self._reopen_log = False
             self.log.reopen()
@@ -698,6 +717,8 @@ class Daemon:
             record["carried"] = adoption.to_json()
             self.log.write(record)
             self._emit(adoption.events, None)
+            self.fallback = None
+            self._keep_last_good()
         else:
             self.log.write(record)
             if not outcome.ok:
@@ -738,6 +759,13 @@ class Daemon:
                 "signature": bundle.signature.to_json(),
             }
         )
+        if self.fallback is not None:
+            self.log.write({"event": "warning", "level": "warning", "bundle": self.config.last_good,
+                            "warning": f"started from the last good bundle: {self.fallback}"})
+            print(f"rulec-onboard: warning: the bundle was refused ({self.fallback}); "
+                  f"serving the last good bundle {self.config.last_good}", file=sys.stderr)
+        else:
+            self._keep_last_good()
         if bundle.signature.warning():
             self.log.write(
                 {"event": "warning", "level": "warning", "warning": bundle.signature.warning()}
@@ -751,6 +779,17 @@ class Daemon:
                     "frames cannot carry any value",
                 }
             )
+
+    def _keep_last_good(self) -> None:
+        """Copy the bundle now serving to ``last_good`` (if configured)."""
+        if self.config.last_good is None:
+            return
+        try:
+            done = last_good.keep(self.config.last_good, self.config.bundle, self.engine)
+        except OSError as exc:
+            done = f"failed: {exc.strerror or exc}"
+        self.log.write({"event": "last_good", "path": self.config.last_good, "state": done,
+                        "digest": self.engine.bundle.digest})
 
     def _shutdown(self) -> None:
         now = time.monotonic()
