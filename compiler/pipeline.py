@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.build.payload import assemble
@@ -105,9 +107,24 @@ class Compiled(CompileResult):
 
 
 def compile_sources(sources: list[Path], created_from: str, extractor: str = "offline",
-                    llm: LlmConfig | None = None) -> Compiled:
-    """Every stage, in ``STAGES`` order."""
-    return build(extract_rules(read_sources(sources), extractor, llm), created_from)
+                    llm: LlmConfig | None = None,
+                    progress: Callable[[str], None] | None = None) -> Compiled:
+    """Every stage, in ``STAGES`` order; ``progress`` hears a line as each stage ends."""
+    say = progress or (lambda _line: None)
+    started = time.perf_counter()
+    read = read_sources(sources)
+    size = sum(len(d.views.text) if d.views is not None else 0 for d in read.documents)
+    say(f"read {len(read.documents)} document(s), {size / 1e6:.1f} MB "
+        f"({time.perf_counter() - started:.1f} s)")
+    started = time.perf_counter()
+    extracted = extract_rules(read, extractor, llm)
+    say(f"extracted {len(extracted.rules)} rule(s) from {size / 1e6:.1f} MB "
+        f"({time.perf_counter() - started:.1f} s)")
+    started = time.perf_counter()
+    made = build(extracted, created_from)
+    say(f"built boxes, clauses and graph of {len(made.rules)} rule(s) "
+        f"({time.perf_counter() - started:.1f} s)")
+    return made
 
 
 def collect_rules(sources: list[Path], extractor: str = "offline",

@@ -9,6 +9,7 @@ absent parameter satisfies neither a condition nor its negation).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -131,27 +132,34 @@ class ThresholdConverter:
     def convert(self, atom: Atom, value: Decimal) -> Fraction:
         """A threshold of ``atom`` in its parameter's unit, exactly (the first unit seen is
         adopted for a parameter that has none yet)."""
-        from rulec.compiler.model.units import convert as convert_units
-        from rulec.compiler.model.units import parse_unit, same_quantity, units_compatible
-
-        exact = Fraction(value)
         if atom.unit is None:
-            return exact
+            return Fraction(value)
         target = self.units.get(atom.param)
         if target is None:
             self.units[atom.param] = atom.unit
-            return exact
-        src, dst = parse_unit(atom.unit), parse_unit(target)
-        if units_compatible(src, dst) and not same_quantity(src, dst):
-            raise UnitError(f"{value} {atom.unit} counts something else than {atom.param}, "
-                            f"measured in {target}")
-        if src.dimension == dst.dimension:
-            return Fraction(convert_units(value, src, dst))
-        if units_compatible(src, dst):
-            return exact
-        raise UnitError(
-            f"{value} {atom.unit} cannot be compared with {atom.param}, measured in {target}"
-        )
+            return Fraction(value)
+        return _converted(value, atom.unit, target, atom.param)
+
+
+@functools.lru_cache(maxsize=65536)
+def _converted(value: Decimal, unit: str, target: str, param: str) -> Fraction:
+    """``value`` in ``unit`` as a number in ``target``, exactly (cached: a long manual
+    repeats the same thresholds; an error is raised again each time)."""
+    from rulec.compiler.model.units import convert as convert_units
+    from rulec.compiler.model.units import parse_unit, same_quantity, units_compatible
+
+    exact = Fraction(value)
+    src, dst = parse_unit(unit), parse_unit(target)
+    if units_compatible(src, dst) and not same_quantity(src, dst):
+        raise UnitError(f"{value} {unit} counts something else than {param}, "
+                        f"measured in {target}")
+    if src.dimension == dst.dimension:
+        return Fraction(convert_units(value, src, dst))
+    if units_compatible(src, dst):
+        return exact
+    raise UnitError(
+        f"{value} {unit} cannot be compared with {param}, measured in {target}"
+    )
 
 
 def negated_intervals(intervals: list[Interval]) -> list[Interval]:

@@ -70,6 +70,7 @@ def build_graph(
     for name in params.params:
         graph.node("parameter", name)
     procedures = [r for r in rules if r.kind == PROCEDURE]
+    started = _ProcedureIndex(procedures)
     for rule in rules:
         rnode = graph.node("rule", rule.id)
         if rule.kind in CONDITIONAL_KINDS and rule.condition is not None:
@@ -79,9 +80,8 @@ def build_graph(
                 graph.edge(cnode, "on_parameter", graph.node("parameter", atom.param))
             anode = graph.node("action", action_key(rule.action))
             graph.edge(rnode, "triggers", anode)
-            for proc in procedures:
-                if _mentions(rule.action, proc.title) or _introduces(rule, proc):
-                    graph.edge(rnode, "triggers", graph.node("procedure", proc.id))
+            for proc in started.started_by(rule):
+                graph.edge(rnode, "triggers", graph.node("procedure", proc.id))
         elif rule.kind == "exclusion":
             actions = [graph.node("action", action_key(a)) for a in rule.actions]
             for a in actions:
@@ -107,17 +107,36 @@ def build_graph(
     return graph
 
 
-def _introduces(rule: Rule, proc: Rule) -> bool:
-    """The rule is the procedure's own title: "If ..., accomplish the following:"."""
-    return all(rule.source.get(k) == proc.source.get(k) for k in ("file", "line", "text"))
+class _ProcedureIndex:
+    """The procedures a rule starts, found without comparing every rule with every
+    procedure: titles' key words by length and first word, and titles' sources."""
+
+    def __init__(self, procedures: list[Rule]) -> None:
+        self._order = {id(p): k for k, p in enumerate(procedures)}
+        self._by_key: dict[tuple[str, ...], list[Rule]] = {}
+        self._by_source: dict[tuple[object, ...], list[Rule]] = {}
+        for proc in procedures:
+            key = tuple(w for w in words_of(re.sub(r":$", "", proc.title)) if w not in _STOP)
+            if key:
+                self._by_key.setdefault(key, []).append(proc)
+            self._by_source.setdefault(_source_key(proc), []).append(proc)
+        self._lengths = sorted({len(k) for k in self._by_key})
+
+    def started_by(self, rule: Rule) -> list[Rule]:
+        """In the procedures' order: those whose title's key words the action says, and
+        the one whose title the rule is."""
+        found: dict[int, Rule] = {id(p): p for p in self._by_source.get(_source_key(rule), [])}
+        if self._by_key:
+            words = tuple(words_of(rule.action))
+            for n in self._lengths:
+                for i in range(len(words) - n + 1):
+                    for proc in self._by_key.get(words[i:i + n], ()):
+                        found[id(proc)] = proc
+        return sorted(found.values(), key=lambda p: self._order[id(p)])
 
 
-def _mentions(action: str, title: str) -> bool:
-    """An action that starts a procedure names its title's key words ("normal shutdown")."""
-    key = [w for w in words_of(re.sub(r":$", "", title)) if w not in _STOP]
-    words = words_of(action)
-    n = len(key)
-    return n > 0 and any(words[i:i + n] == key for i in range(len(words) - n + 1))
+def _source_key(rule: Rule) -> tuple[object, ...]:
+    return tuple(rule.source.get(k) for k in ("file", "line", "text"))
 
 
 def _parameters_named(text: str, params: ParameterTable) -> list[str]:

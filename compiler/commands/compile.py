@@ -74,7 +74,8 @@ def run_compile(args: argparse.Namespace) -> int:
     llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
     result = compile_sources(list(args.sources),
                              " ".join(s.name or str(s) for s in args.sources),
-                             extractor=args.extractor, llm=llm)
+                             extractor=args.extractor, llm=llm,
+                             progress=_progress(args.sources, args.quiet))
     errors = result.errors
     findings = check_knowledge_base(result)
     summary = summary_json(result)
@@ -102,6 +103,23 @@ def run_compile(args: argparse.Namespace) -> int:
                    checks=[str(f) for f in findings])
     _print_json(args, summary, written=True)
     return 0
+
+
+LONG_INPUT_BYTES = 1_000_000  # inputs above this say each stage on stderr as it ends
+
+
+def _progress(sources: list[Path], quiet: bool) -> Any:
+    """A line on stderr per stage for a long input (a compile of many megabytes should
+    not be silent for a minute), None otherwise."""
+    if quiet:
+        return None
+    total = 0
+    for src in sources:
+        files = src.rglob("*") if src.is_dir() else [src]
+        total += sum(f.stat().st_size for f in files if f.is_file())
+    if total < LONG_INPUT_BYTES:
+        return None
+    return lambda line: print(f"rulec: {line}", file=sys.stderr, flush=True)
 
 
 def _print_json(args: argparse.Namespace, summary: dict[str, Any], written: bool) -> None:

@@ -405,7 +405,7 @@ def extract(
     """Turn the statements of one document into rule objects; `used_ids` is shared by the
     documents of one bundle so a statement repeated in two manuals gets two ids."""
     out = Extraction()
-    used_ids = set() if used_ids is None else used_ids
+    used_ids = IdSet() if used_ids is None else used_ids
     procedure_items = _procedure_blocks(statements)
     list_titles = _list_titles(statements)
     lead_ins, lead_items = _lead_ins(statements)
@@ -1622,11 +1622,25 @@ def hashed_id(prefix: str, text: str) -> str:
     return f"{prefix}-{hashlib.sha256(folded.encode('utf-8')).hexdigest()[:8]}"
 
 
+class IdSet(set[str]):
+    """The ids a bundle uses, with the next suffix of each id remembered: a manual that
+    repeats one statement a thousand times costs a thousand steps, not half a million."""
+
+    def __init__(self, ids: set[str] | None = None) -> None:
+        super().__init__(ids or ())
+        self.next_suffix: dict[str, int] = {}
+
+
 def unique_id(rule_id: str, used: set[str]) -> str:
     """`rule_id`, or `rule_id-2`, `-3`... when a bundle already uses it; records it."""
-    candidate, n = rule_id, 2
-    while candidate in used:
-        candidate, n = f"{rule_id}-{n}", n + 1
+    nexts = used.next_suffix if isinstance(used, IdSet) else {}
+    candidate, n = rule_id, nexts.get(rule_id, 2)
+    if candidate in used:
+        candidate = f"{rule_id}-{n}"
+        while candidate in used:
+            n += 1
+            candidate = f"{rule_id}-{n}"
+        nexts[rule_id] = n + 1
     used.add(candidate)
     return candidate
 

@@ -403,6 +403,9 @@ def _document_rows(doc: Any, rows: dict[str, list[Row]], index: _StatementIndex)
                                len(c.statement_ids), c.text))
     starts = [p.start for p in paragraphs]
     sections = sorted(views.sections, key=lambda s: (s.start, -s.end))
+    title_of: dict[str, str] = {}
+    for s in sections:
+        title_of.setdefault(s.id, s.title)  # the first, as a scan in this order finds it
     for n, st in enumerate(views.statements):
         statement_id = str(getattr(st, "id", "") or f"{rel}:{st.line}:{n}")
         start = getattr(st, "start", -1)
@@ -410,7 +413,7 @@ def _document_rows(doc: Any, rows: dict[str, list[Row]], index: _StatementIndex)
         start, end = (start, end) if start is not None and start >= 0 else (None, None)
         paragraph = _containing(paragraphs, starts, start)
         section = _section_of(st, paragraph, sections, section_ids, start)
-        title = next((s.title for s in sections if s.id == section), None) or st.section or None
+        title = (title_of.get(section) if section is not None else None) or st.section or None
         page = getattr(st, "page", None)
         index.add(rel, statement_id, st.line, st.text, page)
         rows["statements"].append((
