@@ -23,9 +23,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.build.payload import assemble
