@@ -467,7 +467,7 @@ class Daemon:
             # the first frame of a new link session: a firmware clock that starts over
             # is no fault; engine time continues from where it was
             self._new_session = False
-            if t < last:
+            if t < (sample if sample is not None else last):  # earlier than any sample
                 self._t_offset = last - raw
                 self._lane_dirty = True
                 self.log.write({"event": "clock", "state": "rebased", "frame_t": raw,

@@ -103,6 +103,11 @@ class Exclusion:
     rules: tuple[int, ...]  # the exclusion rules naming both actions
 
 
+# Related rules listed per fired rule: a state that fires a thousand rules of a bundle
+# that shares their parameters must not cost a million relations (docs/onboard.md).
+MAX_RELATED = 64
+
+
 class GraphPath:
     """Graph traversal for fired rules, over one validated bundle."""
 
@@ -116,6 +121,7 @@ class GraphPath:
         self._actions: dict[int, tuple[int, ...]] = {}
         self._evidence: dict[int, dict[str, Any]] = {}
         self._started: dict[int, list[str]] = {}
+        self._capped: set[int] = set()  # rules with more related rules than MAX_RELATED
 
     # ------------------------------------------------------------ per rule
 
@@ -127,6 +133,7 @@ class GraphPath:
         g = self.graph
         node = self._rule_node[rule_index]
         found: dict[int, Related] = {}
+        full = False  # more related rules than MAX_RELATED: the first ones, in graph order
         if node is not None:
             for cond in g.out(node, "has_condition"):
                 for param in g.out(cond, "on_parameter"):
@@ -135,6 +142,9 @@ class GraphPath:
                             r = self._node_rule.get(other)
                             if r is None or r == rule_index or r in found:
                                 continue
+                            if len(found) >= MAX_RELATED:
+                                full = True
+                                break
                             name = g.nodes[param].label
                             found[r] = Related(r, "parameter", name,
                                                self._relation(rule_index, r, name))
@@ -142,7 +152,12 @@ class GraphPath:
                 for other in g.into(action, "triggers"):
                     r = self._node_rule.get(other)
                     if r is not None and r != rule_index and r not in found:
+                        if len(found) >= MAX_RELATED:
+                            full = True
+                            break
                         found[r] = Related(r, "action", g.nodes[action].label, "action")
+        if full:
+            self._capped.add(rule_index)
         rank = {name: i for i, name in enumerate((*RELATIONS, "action"))}
         out = tuple(sorted(found.values(), key=lambda x: (rank[x.relation], x.rule)))
         self._related[rule_index] = out
@@ -270,6 +285,8 @@ class GraphPath:
                 "source": spec.source,
             })
         out: dict[str, Any] = {"related": related, "statements": self.statements(rule_index)}
+        if rule_index in self._capped:
+            out["related_capped_at"] = MAX_RELATED  # more exist; the bundle lists them all
         excludes = [{"action": e.action, "cannot_coexist_with": e.other,
                      "rules": [rules[r].id for r in e.rules]} for e in self.excludes(rule_index)]
         if excludes:

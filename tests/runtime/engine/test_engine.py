@@ -772,3 +772,23 @@ def test_a_converted_threshold_is_shown_as_the_document_wrote_it(tmp_path) -> No
     assert "20.684271879505083" not in rule.advisory
     (rule,) = engine.evaluate({"tank_level": 90}).rules
     assert "is above 80%" in rule.advisory  # same unit: the exact number, as before
+
+
+def test_a_state_firing_hundreds_of_rules_lists_a_bounded_number_of_related_ones(
+        tmp_path) -> None:
+    """Related-rule work is capped per fired rule (MAX_RELATED), and the answer says so."""
+    from rulec.compiler import compile_manuals
+    from rulec.runtime.engine.related import MAX_RELATED
+
+    text = "".join(f"Limits {n}\nIf the tank temperature exceeds {100 + n % 7} °C, open "
+                   f"relief valve {n}.\n\n" for n in range(300))
+    (tmp_path / "m.txt").write_text(text)
+    (tmp_path / "sensors.toml").write_text(
+        '[parameters.tank_temperature]\nunit = "degC"\nrange = [-50, 500]\n')
+    made = compile_manuals([tmp_path], tmp_path / "b.bundle")
+    answer = Engine.from_file(str(made.bundle)).evaluate({"tank_temperature": 200})
+    assert len(answer.rules) == 300
+    for rule in answer.rules:
+        graph = rule.evidence["graph"]
+        assert len(graph["related"]) <= MAX_RELATED
+        assert graph.get("related_capped_at") == MAX_RELATED
