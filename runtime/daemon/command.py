@@ -121,17 +121,8 @@ EXIT_LOG_LOST = 74  # EX_IOERR: the run went on, but its log lines were lost
 
 def _check(config: OnboardConfig) -> int:
     load = engine_loader(config.trust)  # the daemon's start and reload path
-    fallback = None
-    try:
-        engine = load(config.bundle)
-    except RulecError as exc:
-        if config.last_good is None:
-            raise
-        try:
-            engine = last_good.start_from(config.last_good, load)
-        except RulecError:
-            raise exc from None
-        fallback = " ".join(str(exc).split())  # the daemon would start from the kept copy
+    # the daemon would start from the kept copy when the bundle is refused
+    engine, fallback = last_good.load_or_kept(config.bundle, config.last_good, load)
     bundle = engine.bundle
     print(
         json.dumps(

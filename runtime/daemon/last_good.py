@@ -36,6 +36,23 @@ def keep(path: str | os.PathLike[str], source: str | os.PathLike[str], engine: E
     return "written"
 
 
+def load_or_kept(path: str | os.PathLike[str], kept: str | os.PathLike[str] | None,
+                 loader: Callable[[str | os.PathLike[str]], Engine]
+                 ) -> tuple[Engine, str | None]:
+    """The engine of the bundle at ``path``; when it is refused and a kept copy loads,
+    that engine and why the bundle was refused.  Without a copy the refusal is raised."""
+    try:
+        return loader(path), None
+    except RulecError as exc:
+        if kept is None:
+            raise
+        try:
+            engine = start_from(kept, loader)
+        except RulecError:
+            raise exc from None
+        return engine, " ".join(str(exc).split())
+
+
 def start_from(path: str | os.PathLike[str],
                loader: Callable[[str | os.PathLike[str]], Engine]) -> Engine:
     """The engine of the kept copy (RulecError when it is missing or refused too)."""

@@ -45,7 +45,13 @@ from rulec.runtime.daemon.input import (
 from rulec.runtime.daemon.lane import Lane
 from rulec.runtime.daemon.log import Counters, EventLog, summary_record
 from rulec.runtime.daemon.notify import Notifier
-from rulec.runtime.daemon.reload import BundleReloader, ReloadOutcome, adopt, engine_loader
+from rulec.runtime.daemon.reload import (
+    BundleReloader,
+    ReloadOutcome,
+    adopt,
+    engine_loader,
+    file_signature,
+)
 from rulec.runtime.daemon.tx import Transmitter, frame_us
 from rulec.runtime.engine.engine import Engine, Event
 from rulec.runtime.errors import RulecError
@@ -76,20 +82,11 @@ class Daemon:
         self.log = log
         self.counters = Counters()
         load = loader or engine_loader(config.trust)
-        self.fallback: str | None = None  # why the start came from the last good bundle
-        try:
-            self.reloader = BundleReloader.start(config.bundle, poll_s=config.reload_poll_s,
-                                                 loader=load)
-        except RulecError as exc:
-            if config.last_good is None:
-                raise
-            try:
-                kept = last_good.start_from(config.last_good, load)
-            except RulecError:
-                raise exc from None
-            self.fallback = " ".join(str(exc).split())
-            self.reloader = BundleReloader(config.bundle, kept, config.reload_poll_s,
-                                           loader=load)
+        seen = file_signature(config.bundle)  # before reading: a later write is noticed
+        engine, self.fallback = last_good.load_or_kept(config.bundle, config.last_good, load)
+        # self.fallback: why the start came from the last good bundle (None: it did not)
+        self.reloader = BundleReloader(config.bundle, engine, config.reload_poll_s,
+                                       loader=load, seen=seen)
         self.engine = self.reloader.current
         self.notifier = Notifier()
         self.link = make_link(config, stdin_fd)

@@ -118,7 +118,9 @@ class BundleReloader:
         background: bool = True,
         loader: Callable[[str | os.PathLike[str]], Engine] = build_engine,
         clock: Callable[[], float] = time.monotonic,
+        seen: object = None,
     ) -> None:
+        """``seen``: the file's signature taken before ``current`` was read from it."""
         self.path = path
         self.current = current
         self.poll_s = poll_s
@@ -127,7 +129,7 @@ class BundleReloader:
         self.clock = clock
         self.attempts = 0
         self.failures = 0
-        self._seen = file_signature(path)
+        self._seen = file_signature(path) if seen is None else seen
         self._next_poll = clock() + poll_s
         self._requested: str | None = None
         self._thread: threading.Thread | None = None
