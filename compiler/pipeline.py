@@ -29,7 +29,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.build.payload import assemble
-from rulec.compiler.extract.offline import Extraction, Problem, atoms_of, extract, statement_key
+from rulec.compiler.extract.offline import (
+    Extraction,
+    IdSet,
+    Problem,
+    atoms_of,
+    extract,
+    statement_key,
+)
 from rulec.compiler.model.manifest import Manifest, Parameter, load_manifest
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
 from rulec.compiler.model.rules import Rule, loads_rules
@@ -222,7 +229,7 @@ def extract_rules(read: Sources, extractor: str = "offline",
     descriptive: list[Statement] = []
     reasons: dict[str, str] = {}
     problems: list[Problem] = []
-    used_ids: set[str] = set()
+    used_ids: set[str] = IdSet()
     chunks: list[ChunkInput] = []
     for document in read.documents:
         problems.extend(document.problems)

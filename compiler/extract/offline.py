@@ -520,12 +520,15 @@ def _procedures(
 ) -> list[tuple[Statement, list[Statement]]]:
     out: list[tuple[Statement, list[Statement]]] = []
     seen: set[int] = set()
+    of_block: dict[int, list[Statement]] = {}  # each block's steps in order, grouped once
+    for k in sorted(steps):
+        of_block.setdefault(steps[k], []).append(statements[k])
     for i in sorted(steps):
         block = steps[i]
         if block in seen:
             continue
         seen.add(block)
-        items = [statements[k] for k in sorted(steps) if steps[k] == block]
+        items = of_block[block]
         title = None
         for k in range(i - 1, -1, -1):
             if statements[k].kind in ("title", "heading"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import heapq
 import json
 import os
 import sqlite3
@@ -406,13 +407,16 @@ def _document_rows(doc: Any, rows: dict[str, list[Row]], index: _StatementIndex)
     title_of: dict[str, str] = {}
     for s in sections:
         title_of.setdefault(s.id, s.title)  # the first, as a scan in this order finds it
+    offsets = [getattr(st, "start", -1) for st in views.statements]
+    innermost = _innermost(sections, [o for o in offsets if o is not None and o >= 0])
     for n, st in enumerate(views.statements):
         statement_id = str(getattr(st, "id", "") or f"{rel}:{st.line}:{n}")
         start = getattr(st, "start", -1)
         end = getattr(st, "end", -1)
         start, end = (start, end) if start is not None and start >= 0 else (None, None)
         paragraph = _containing(paragraphs, starts, start)
-        section = _section_of(st, paragraph, sections, section_ids, start)
+        section = _section_of(st, paragraph, sections, section_ids, start,
+                              innermost.get(start) if start is not None else None)
         title = (title_of.get(section) if section is not None else None) or st.section or None
         page = getattr(st, "page", None)
         index.add(rel, statement_id, st.line, st.text, page)
@@ -435,16 +439,38 @@ def _containing(paragraphs: list[Any], starts: list[int], offset: int | None) ->
     return None
 
 
+def _innermost(sections: list[Any], offsets: list[int]) -> dict[int, Any]:
+    """For each offset, the innermost (deepest, then latest) section whose span holds it,
+    in one sweep over sections sorted by start: a heap of the open ones by end, and one
+    by depth with stale entries skipped (n log n, not statements times sections)."""
+    out: dict[int, Any] = {}
+    by_end: list[tuple[int, int]] = []
+    by_depth: list[tuple[int, int, int]] = []
+    closed: set[int] = set()
+    k = 0
+    for offset in sorted(set(offsets)):
+        while k < len(sections) and sections[k].start <= offset:
+            sec = sections[k]
+            heapq.heappush(by_end, (sec.end, k))
+            heapq.heappush(by_depth, (-sec.level, -sec.start, k))
+            k += 1
+        while by_end and by_end[0][0] <= offset:
+            closed.add(heapq.heappop(by_end)[1])
+        while by_depth and by_depth[0][2] in closed:
+            heapq.heappop(by_depth)
+        if by_depth:
+            out[offset] = sections[by_depth[0][2]]
+    return out
+
+
 def _section_of(st: Any, paragraph: Any, sections: list[Any], ids: set[str],
-                offset: int | None) -> str | None:
+                offset: int | None, around: Any = None) -> str | None:
     """The statement's section id: its paragraph's, else the innermost section around it,
     else the one its `section` field names (an id, or a title standing before it)."""
     if paragraph is not None and paragraph.section in ids:
         return str(paragraph.section)
-    if offset is not None:
-        inside = [s for s in sections if s.start <= offset < s.end]
-        if inside:
-            return str(max(inside, key=lambda s: (s.level, s.start)).id)
+    if offset is not None and around is not None:  # the innermost section holding it
+        return str(around.id)
     if st.section in ids:
         return str(st.section)
     named = [s for s in sections if st.section and s.title == st.section and s.line <= st.line]
