@@ -1176,10 +1176,10 @@ def _rule_like(body: str, params: ParameterTable) -> str:
     if not (_RULE_WORDS.search(words) or _RULE_LIKE_EXTRA.search(words)):
         return ""
     if not may_hold_number(body):
-        return ""
+        return _compared_with_a_reference(body, params)
     numbers = [t for t in tokenize(body) if t.kind == "num"]
     if not numbers:
-        return ""
+        return _compared_with_a_reference(body, params)
     if params.infer:
         return "a reading"  # no sensors.toml: any number may be one
     for name in params.named_in(body):
@@ -1193,6 +1193,23 @@ def _rule_like(body: str, params: ParameterTable) -> str:
             if measured:
                 return measured[0].name
     return ""
+
+
+def _compared_with_a_reference(body: str, params: ParameterTable) -> str:
+    """A rule word, a parameter the text names, and a comparison with a value given
+    elsewhere ("a cold inflation pressure less than that specified for the load", "when
+    the sound levels exceed those shown in Table G-16"): a rule, not a description, so
+    it is listed for review, never dropped."""
+    if params.infer or not _REFERENCE_COMPARISON.search(body):
+        return ""
+    named = [n for n in params.named_in(body) if not params.params[n].states]
+    return named[0] if named else ""
+
+
+_REFERENCE_COMPARISON = re.compile(
+    r"\b(?:(?:less|more|greater|lower|higher|fewer)\s+than|exceeds?|exceeding|below|above|"
+    r"at\s+least|at\s+most)\s+(?:that|those|the\s+(?:values?|limits?|levels?)|"
+    r"specified|shown|listed|given)\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -168,3 +168,19 @@ def test_an_order_for_whoever_a_comparison_holds_of_is_a_rule_on_that_reading() 
     (rule,) = found.rules
     assert rule.condition is not None and rule.condition.param == "sound_level"
     assert rule.condition.op == ">=" and float(rule.condition.value) == 85
+
+
+@pytest.mark.parametrize("sentence", [
+    "The pump shall not be run with an oil pressure less than that specified for the load.",
+    "Hearing protection shall be worn when the sound levels exceed those shown in Table 1.",
+])
+def test_a_comparison_with_a_value_given_elsewhere_is_listed_not_dropped(sentence: str) -> None:
+    """No number to read, but a rule word, a parameter and a comparison: needs review."""
+    found = read(sentence)
+    assert not found.rules
+    assert [p.kind for p in found.problems] in ([NEEDS_REVIEW], [UNREADABLE])
+
+
+def test_a_description_with_a_reference_but_no_rule_word_stays_descriptive() -> None:
+    found = read("The oil pressure is normally above that of the coolant circuit.")
+    assert not found.rules and not found.problems
