@@ -264,6 +264,7 @@ def tokenize(text: str) -> list[Token]:
                 matches = _TOKEN.finditer(text, pos)
                 tokens.append(tok)
                 continue
+            number_end = pos
             found = match_unit_phrase(text, pos)
             if found is None and fraction is not None and (
                     of_unit := _OF_A_UNIT.match(text, pos)) is not None:
@@ -275,10 +276,9 @@ def tokenize(text: str) -> list[Token]:
                 # "203 mm (8 inches) of mercury": the unit completed after its restatement
                 completed = _OF_MEDIUM.match(text, pos)
                 if completed is not None and pos > unit_end:
-                    whole = match_unit_phrase(
-                        text[tok.start + len(word):unit_end] + completed.group(0), 0)
-                    if whole is not None and whole[1] == unit_end - tok.start - len(word) + len(
-                            completed.group(0)):
+                    spelled = text[number_end:unit_end] + completed.group(0)
+                    whole = match_unit_phrase(spelled, 0)
+                    if whole is not None and whole[1] == len(spelled):
                         tok.unit = whole[0]
                         tok.end = pos = completed.end()
                 matches = _TOKEN.finditer(text, pos)

@@ -65,7 +65,9 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
         if param.states:  # "landing gear is extended": the state it is in
             parts.append(f"{label} is {param.state_name(value)}")
             continue
-        written = _written_numbers(bundle, int(b.rule[box]), param.name, param.unit)
+        # the document's own numbers only for a converted threshold with a long exact text
+        written = (_written_numbers(bundle, int(b.rule[box]), param.name, param.unit)
+                   if _long(lo) or _long(hi) else ())
         parts.append(f"{label} {with_unit(value, param.unit)} "
                      f"{relation_words(lo, hi, flags, param.unit, written)}")
     return " and ".join(parts)
@@ -95,12 +97,16 @@ _WRITTEN = re.compile(r"\b([a-z_][a-z0-9_]*) (?:>=|<=|>|<|==|between|outside|in)
                       r"(\[[^\]]*\]|[-+0-9.eE]+)(?: ([^\s()\]]+))?")
 
 
+def _long(value: float) -> bool:
+    """A finite threshold whose shortest exact text has more than 9 digits."""
+    return math.isfinite(value) and len(format_value(value).lstrip("-").replace(".", "")) > 9
+
+
 def _shown(value: float, unit: str, written: str | None) -> str:
     """A threshold in words: exact when short, else as the document wrote it with its
     conversion rounded beside it ("300 psi (≈20.6843 bar)")."""
-    exact = with_unit(value, unit)
-    if written is None or len(format_value(value).lstrip("-").replace(".", "")) <= 9:
-        return exact
+    if written is None or not _long(value):
+        return with_unit(value, unit)
     return f"{written} (≈{value:.6g}{unit_suffix(unit)})"
 
 

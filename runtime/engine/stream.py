@@ -171,10 +171,6 @@ class EventStream:
             self.t = t
         return events
 
-    def stale_at(self, i: int) -> float:
-        """When parameter i's last value goes (or went) stale: its time plus max_age_s."""
-        return self.last_time[i] + self._max_age[i]
-
     def _expire_until(self, t: float, strictly_before: bool) -> list[Event]:
         """Step through the instants in (last step, t) (``strictly_before``) or up to t at
         which a valid value goes stale, each as a step with no sample."""
