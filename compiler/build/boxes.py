@@ -18,50 +18,22 @@ from itertools import product
 
 from rulec.compiler.model.parameters import ParameterTable
 from rulec.compiler.model.rules import All, Atom, Condition, Not
+from rulec.runtime.bundle.intervals import (
+    FULL,
+    Interval,
+    comparison_intervals,
+    negated_intervals,
+    point,
+    to_float_bounds,
+)
 from rulec.runtime.errors import UnitError
+
+__all__ = ["FULL", "Box", "Interval", "ThresholdConverter", "boxes_of", "dnf",
+           "negated_intervals", "to_float_bounds"]
 
 MAX_TERMS = 256
 
 
-@dataclass(frozen=True)
-class Interval:
-    """A set of values of one parameter; None bounds are infinite."""
-
-    lo: Fraction | None
-    lo_incl: bool
-    hi: Fraction | None
-    hi_incl: bool
-
-    def is_empty(self) -> bool:
-        if self.lo is None or self.hi is None:
-            return False
-        return self.lo > self.hi or (self.lo == self.hi and not (self.lo_incl and self.hi_incl))
-
-    def intersect(self, other: Interval) -> Interval:
-        lo, lo_incl = self.lo, self.lo_incl
-        if other.lo is not None and (lo is None or other.lo > lo
-                                     or (other.lo == lo and not other.lo_incl)):
-            lo, lo_incl = other.lo, other.lo_incl
-        hi, hi_incl = self.hi, self.hi_incl
-        if other.hi is not None and (hi is None or other.hi < hi
-                                     or (other.hi == hi and not other.hi_incl)):
-            hi, hi_incl = other.hi, other.hi_incl
-        return Interval(lo, lo_incl, hi, hi_incl)
-
-    def contains(self, other: Interval) -> bool:
-        """Whether every value of `other` lies in self."""
-        if self.lo is not None:
-            if other.lo is None or other.lo < self.lo or (
-                    other.lo == self.lo and other.lo_incl and not self.lo_incl):
-                return False
-        if self.hi is not None:
-            if other.hi is None or other.hi > self.hi or (
-                    other.hi == self.hi and other.hi_incl and not self.hi_incl):
-                return False
-        return True
-
-
-FULL = Interval(None, False, None, False)
 Literal = tuple[Atom, bool]  # (comparison, holds) ; holds=False is its negation
 Term = tuple[Literal, ...]
 
@@ -92,26 +64,9 @@ class ThresholdConverter:
         discrete parameter's value is its state's index, so a state is one point."""
         own = self.states.get(atom.param)
         if atom.states or own:
-            return [Interval(k, True, k, True) for k in self.state_indexes(atom)]
-        if isinstance(atom.value, tuple):
-            low, high = (self.convert(atom, v) for v in atom.value)
-            if low > high:
-                low, high = high, low
-            if atom.op == "between":
-                return [Interval(low, True, high, True)]
-            return [Interval(None, False, low, False), Interval(high, False, None, False)]
-        value = self.convert(atom, atom.value)
-        if atom.op == ">":
-            return [Interval(value, False, None, False)]
-        if atom.op == ">=":
-            return [Interval(value, True, None, False)]
-        if atom.op == "<":
-            return [Interval(None, False, value, False)]
-        if atom.op == "<=":
-            return [Interval(None, False, value, True)]
-        if atom.op == "==":
-            return [Interval(value, True, value, True)]
-        raise ValueError(f"operator {atom.op!r} cannot be applied to a single value")
+            return [point(k) for k in self.state_indexes(atom)]
+        values = atom.value if isinstance(atom.value, tuple) else (atom.value,)
+        return comparison_intervals(atom.op, tuple(self.convert(atom, v) for v in values))
 
     def state_indexes(self, atom: Atom) -> list[Fraction]:
         """The indexes of a state comparison's states, in order; a number compared with a
@@ -162,25 +117,6 @@ def _converted(value: Decimal, unit: str, target: str, param: str) -> Fraction:
     )
 
 
-def negated_intervals(intervals: list[Interval]) -> list[Interval]:
-    """The complement (within the real line) of a union of disjoint intervals."""
-    ordered = sorted(intervals, key=lambda iv: (iv.lo is not None, iv.lo or 0))
-    out: list[Interval] = []
-    cursor: Fraction | None = None
-    cursor_incl = False  # whether `cursor` itself belongs to the complement
-    started = False
-    for iv in ordered:
-        if iv.lo is not None:
-            piece = Interval(cursor if started else None, cursor_incl, iv.lo, not iv.lo_incl)
-            if not piece.is_empty():
-                out.append(piece)
-        if iv.hi is None:
-            return out
-        cursor, cursor_incl, started = iv.hi, not iv.hi_incl, True
-    out.append(Interval(cursor if started else None, cursor_incl, None, False))
-    return [iv for iv in out if not iv.is_empty()]
-
-
 def dnf(cond: Condition, negate: bool = False) -> list[Term]:
     """Disjunctive normal form over comparison literals (negation pushed inward)."""
     if isinstance(cond, Atom):
@@ -209,7 +145,7 @@ def literal_intervals(lit: Literal, conv: ThresholdConverter) -> list[Interval]:
     own = conv.states.get(atom.param)
     if own:
         taken = {iv.lo for iv in intervals}
-        return [Interval(Fraction(k), True, Fraction(k), True) for k in range(len(own))
+        return [point(Fraction(k)) for k in range(len(own))
                 if Fraction(k) not in taken]
     return negated_intervals(intervals)
 
@@ -233,12 +169,3 @@ def boxes_of(cond: Condition, conv: ThresholdConverter) -> list[Box]:
             if len(out) > MAX_TERMS:
                 raise ValueError(f"condition too complex: more than {MAX_TERMS} boxes")
     return out
-
-
-def to_float_bounds(iv: Interval) -> tuple[float, float, int]:
-    """(lo, hi, flags) as stored in a bundle: nearest doubles; flags bit0/bit1 = inclusive."""
-    lo = float("-inf") if iv.lo is None else float(iv.lo)
-    hi = float("inf") if iv.hi is None else float(iv.hi)
-    flags = (1 if iv.lo_incl and iv.lo is not None else 0) | (
-        2 if iv.hi_incl and iv.hi is not None else 0)
-    return lo, hi, flags

@@ -14,15 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulec.compiler.build.boxes import (
+from rulec.compiler.build.boxes import Term, ThresholdConverter, dnf
+from rulec.compiler.model.rules import Atom, Rule
+from rulec.runtime.bundle.intervals import (
     Interval,
-    Term,
-    ThresholdConverter,
-    dnf,
+    disjoint,
+    interval_name,
     negated_intervals,
     to_float_bounds,
+    within,
 )
-from rulec.compiler.model.rules import Atom, Rule
 from rulec.runtime.vocabulary import CONDITIONAL_KINDS, PROCEDURE
 
 MAX_PAIRS_PER_PARAMETER = 400
@@ -56,21 +57,7 @@ class Cnf:
 def atom_name(atom: Atom, conv: ThresholdConverter) -> str:
     """A canonical name for a comparison, in manifest units, so equal comparisons share one
     variable whatever unit the text used."""
-    parts = []
-    for iv in conv.intervals(atom):
-        lo = "-inf" if iv.lo is None else _fmt(iv.lo)
-        hi = "inf" if iv.hi is None else _fmt(iv.hi)
-        parts.append(f"{'[' if iv.lo_incl else '('}{lo}, {hi}{']' if iv.hi_incl else ')'}")
-    return f"{atom.param} in {' u '.join(parts)}"
-
-
-def _fmt(value: object) -> str:
-    from fractions import Fraction
-
-    assert isinstance(value, Fraction)
-    if value.denominator == 1:
-        return str(value.numerator)
-    return repr(float(value))
+    return f"{atom.param} in {interval_name(conv.intervals(atom))}"
 
 
 def build_cnf(rules: list[Rule], conv: ThresholdConverter) -> Cnf:
@@ -124,11 +111,11 @@ def _relate_comparisons(cnf: Cnf) -> None:
                     break
                 pairs += 1
                 ia, ib = cnf.atom_intervals[a], cnf.atom_intervals[b]
-                if _within(ia, ib):
+                if within(ia, ib):
                     cnf.add([-a, b], -1)
-                elif _within(ib, ia):
+                elif within(ib, ia):
                     cnf.add([-b, a], -1)
-                elif _disjoint(ia, ib):
+                elif disjoint(ia, ib):
                     cnf.add([-a, -b], -1)
 
 
@@ -158,14 +145,6 @@ def atom_arrays(cnf: Cnf, param_pos: dict[str, int]) -> dict[str, bytes]:
         "hi": np.asarray(hi, dtype="<f8").tobytes(),
         "flags": np.asarray(flags, dtype="u1").tobytes(),
     }
-
-
-def _within(inner: list[Interval], outer: list[Interval]) -> bool:
-    return all(any(o.contains(i) for o in outer) for i in inner)
-
-
-def _disjoint(a: list[Interval], b: list[Interval]) -> bool:
-    return all(x.intersect(y).is_empty() for x in a for y in b)
 
 
 __all__ = ["Cnf", "build_cnf", "action_key", "atom_arrays", "atom_name", "negated_intervals"]

@@ -153,8 +153,23 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
         "bundle_id": fingerprint.hexdigest()[:16],
         "sources": provenance,
         "created_from": created_from,
+        "units": unit_table([*(u for r in kept if r.condition is not None
+                               for u in (a.unit for a in atoms_of(r.condition)) if u),
+                             *(p["unit"] for p in payload["parameters"] if p["unit"])]),
     }
     return Assembly(payload, (*kept, *procedures), tuple(problems), params)
+
+
+def unit_table(symbols: Iterable[str]) -> dict[str, list[str]]:
+    """``meta.units``: the exact affine map of every unit the bundle writes, so the loader
+    can derive the boxes from the rule objects again (runtime/bundle/derive.py)."""
+    from rulec.compiler.model.units import parse_unit
+
+    table = {}
+    for symbol in sorted(set(symbols)):
+        unit = parse_unit(symbol)
+        table[symbol] = [unit.dimension, str(unit.scale), str(unit.offset)]
+    return table
 
 
 def _behaviour(payload: dict[str, Any]) -> tuple[Any, ...]:

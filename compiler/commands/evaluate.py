@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
+
+from rulec.runtime.errors import StateError
 
 
 def register(sub: Any) -> None:
@@ -35,6 +38,10 @@ def register(sub: Any) -> None:
     p.add_argument("--paths", default="all", metavar="P,...",
                    help="reasoning paths to run: a comma-separated subset of "
                    "geometry,logic,graph (default: all)")
+    p.add_argument("--reload-at", nargs=2, action="append", metavar=("T", "BUNDLE"),
+                   help="swap in BUNDLE after the last sample at or before T seconds, "
+                   "carrying values, raised rules and timers as rulec-onboard does on a "
+                   "hot reload (repeatable)")
     p.set_defaults(run=run_replay)
 
     p = sub.add_parser("inspect", help="summarise a bundle",
@@ -88,19 +95,31 @@ def run_query(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     from rulec.runtime.engine.engine import Engine, parse_paths
-    from rulec.runtime.engine.replay import read_samples
+    from rulec.runtime.engine.replay import read_run, replay_events
 
-    engine = Engine.from_file(str(args.bundle), parse_paths(args.paths))
-    for t, sample in read_samples(args.csv, known=engine.knows, value=engine.value_of):
-        for event in engine.step(t, sample):
-            if args.json:
-                if event.rule is None and not args.faults:
-                    continue
-                print(json.dumps(event.to_json(), ensure_ascii=False))
-            else:
-                what = event.rule or "sensor"
-                print(f"t={event.t:g} {event.event.upper():<11} {what}: {event.advisory}")
+    paths = parse_paths(args.paths)
+    engine = Engine.from_file(str(args.bundle), paths)
+    swaps = [(_reload_time(t), Engine.from_file(b, paths)) for t, b in args.reload_at or ()]
+    samples = read_run(args.csv, [engine, *(e for _, e in swaps)])
+    for event in replay_events(engine, samples, swaps):
+        if args.json:
+            if event.rule is None and not args.faults:
+                continue
+            print(json.dumps(event.to_json(), ensure_ascii=False))
+        else:
+            what = event.rule or "sensor"
+            print(f"t={event.t:g} {event.event.upper():<11} {what}: {event.advisory}")
     return 0
+
+
+def _reload_time(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        raise StateError(f"--reload-at: {text!r} is not a time in seconds") from None
+    if not math.isfinite(t):
+        raise StateError(f"--reload-at: {text!r} is not a finite time")
+    return t
 
 
 def run_inspect(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ The format is specified in ``docs/bundle-format.md``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -21,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rulec.runtime import vocabulary
+from rulec.runtime.bundle.derive import UnitTable, check_derived
 from rulec.runtime.bundle.format import FLAG_DISCRETE, check_container, unpack_payload
 from rulec.runtime.bundle.signing import SignatureStatus, TrustedKey, check_signature
 from rulec.runtime.errors import BundleError
@@ -237,6 +239,9 @@ class Bundle:
     rule_index: dict[str, int]
     alias_index: dict[str, int]
     signature: SignatureStatus = SignatureStatus()  # signed? by which key id? verified?
+    # Rules whose boxes and clauses were derived again from their rule objects and found
+    # equal (``derive.check_derived``); None: the bundle has no unit table to derive with.
+    derived: int | None = None
 
 
 # --------------------------------------------------------------------------- loading
@@ -771,7 +776,7 @@ def _build(
     cnf = _cnf(payload["cnf"], len(rules), len(parameters))
     graph = _graph(payload["graph"])
     procedures = _procedures(payload["procedures"])
-    return Bundle(
+    bundle = Bundle(
         digest=digest,
         format_version=version,
         meta=meta,
@@ -786,3 +791,10 @@ def _build(
         alias_index=alias_index,
         signature=signature,
     )
+    if "units" not in meta:
+        return bundle
+    try:
+        table = UnitTable.read(meta["units"])
+    except ValueError as exc:
+        _fail("meta.units", str(exc))
+    return dataclasses.replace(bundle, derived=check_derived(bundle, table))

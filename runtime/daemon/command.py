@@ -133,6 +133,9 @@ def _check(config: OnboardConfig) -> int:
                 "digest": bundle.digest,
                 "format": bundle.format_version,
                 "rules": len(bundle.rules),
+                # rules whose boxes and clauses were derived again and agree; null: the
+                # bundle has no unit table to derive them with (an older compiler)
+                "derived_from_rules": bundle.derived,
                 "parameters": [
                     {"name": p.name, "unit": p.unit, "channel": p.channel, "max_age_s": p.max_age_s}
                     for p in bundle.parameters
@@ -146,6 +149,9 @@ def _check(config: OnboardConfig) -> int:
             ensure_ascii=False,
         )
     )
+    if bundle.derived is None:
+        print("rulec-onboard: warning: the bundle has no unit table: its boxes were not "
+              "derived again from its rules (recompile it with this rulec)", file=sys.stderr)
     if config.has_input and config.input_kind != "stdin" and not channel_map(engine):
         print(
             "rulec-onboard: warning: no parameter has a telemetry channel; frames "

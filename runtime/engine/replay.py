@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +101,47 @@ def _value(value: Callable[[str, str], float], cell: str, path: Path, line: int,
         raise StateError(f"{path}:{line}: {exc}") from None
 
 
-def replay(bundle: str | Path, csv_path: str | Path) -> list[Any]:
+def replay_events(engine: Any, samples: Iterable[tuple[float, dict[str, float]]],
+                  reloads: Sequence[tuple[float, Any]] = ()) -> Iterator[Any]:
+    """The events of a run, in order.  ``reloads`` are (T, engine): after the last sample
+    at or before T, the stream state is carried into that engine exactly as the daemon
+    carries it on a hot reload (``adopt`` at the last sample's time), and the run goes on
+    with it."""
+    from rulec.runtime.engine.adopt import adopt
+
+    pending = sorted(reloads, key=lambda r: r[0])
+    last_t: float | None = None
+    for t, sample in samples:
+        while pending and t > pending[0][0]:
+            new = pending.pop(0)[1]
+            yield from adopt(engine, new, last_t).events
+            engine = new
+        yield from engine.step(t, sample)
+        last_t = t
+    for _, new in pending:
+        yield from adopt(engine, new, last_t).events
+        engine = new
+
+
+def read_run(path: Path, engines: Sequence[Any]) -> list[tuple[float, dict[str, float]]]:
+    """The samples of a CSV read for a run through several bundles: a column may name a
+    parameter of any of them, a cell is read by the first that knows its column."""
+
+    def owner(name: str) -> Any:
+        return next((e for e in engines if e.knows(name)), None)
+
+    return list(read_samples(path, known=lambda n: owner(n) is not None,
+                             value=lambda n, cell: owner(n).value_of(n, cell)))
+
+
+def replay(bundle: str | Path, csv_path: str | Path,
+           reloads: Sequence[tuple[float, str | Path]] = ()) -> list[Any]:
     """The events a bundle raises and clears over a CSV of timed samples, exactly as
-    ``rulec replay --json --faults`` prints them (each an ``Event``; ``to_json()``)."""
+    ``rulec replay --json --faults`` prints them (each an ``Event``; ``to_json()``);
+    ``reloads``: (T, bundle) swapped in after the last sample at or before T."""
     from rulec.runtime.engine.engine import Engine
 
     engine = Engine.from_file(str(bundle))
-    events: list[Any] = []
-    for t, sample in read_samples(Path(csv_path), known=engine.knows, value=engine.value_of):
-        events.extend(engine.step(t, sample))
-    return events
+    swaps = [(float(t), Engine.from_file(str(b))) for t, b in reloads]
+    samples = read_run(Path(csv_path), [engine, *(e for _, e in swaps)])
+    return list(replay_events(engine, samples, swaps))

@@ -13,8 +13,10 @@ import json
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,13 +65,22 @@ GAPS_US = [50_000, 250_000, 500_000, 1_000_000, 1_750_000, 2_500_000, 4_000_000]
 SEEDS = [1, 2, 3, 4, 5, 6]
 
 
-@pytest.fixture(scope="module")
-def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("one_semantics")
+# The bundle swapped in by a reload: one rule kept as it was (its on-delay timer carries),
+# one moved (a new id: the old one is withdrawn), the latch kept, one rule new.
+MANUAL_RELOADED = """Limits
+If the tank temperature exceeds 90 °C, open the relief valve.
+If the motor current exceeds 15 A for more than 3 seconds, reduce the mixer load.
+If the line pressure is 200 kPa or more, close the inlet valve.
+If the motor current exceeds 40 A, stop the mixer.
+If the line pressure exceeds 120 kPa for more than 2 seconds, notify the operator.
+"""
+
+
+def _compile(folder: Path, manual: str) -> Path:
     (folder / "sensors.toml").write_text(SENSORS, encoding="utf-8")
-    (folder / "manual.txt").write_text(MANUAL, encoding="utf-8")
+    (folder / "manual.txt").write_text(manual, encoding="utf-8")
     result = collect_rules([folder])
-    assert len(result.rules) == 4, result.problems
+    assert len(result.rules) == manual.count("\nIf "), result.problems
     payload = build_payload(result, "one semantics")
     for entry in payload["rules"]:  # an off-delay and a latch, as a compiler writes them
         if "inlet" in entry["action"]:
@@ -79,6 +90,16 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = folder / "b.bundle"
     write_bundle_file(path, encode_bundle(payload))
     return path
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _compile(tmp_path_factory.mktemp("one_semantics"), MANUAL)
+
+
+@pytest.fixture(scope="module")
+def reloaded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _compile(tmp_path_factory.mktemp("one_semantics_reloaded"), MANUAL_RELOADED)
 
 
 def scenario(seed: int, n: int = 60) -> list[tuple[int, dict[int, float]]]:
@@ -102,7 +123,8 @@ def normal(event: str, t: float, rule: str | None, parameter: str | None) -> tup
 
 
 def by_replay(bundle: Path, samples: list[tuple[int, dict[int, float]]],
-              tmp_path: Path) -> list[tuple[Any, ...]]:
+              tmp_path: Path, reload: tuple[float, Path] | None = None
+              ) -> list[tuple[Any, ...]]:
     csv = tmp_path / "run.csv"
     lines = ["time," + ",".join(NAMES[c] for c in sorted(NAMES))]
     for us, values in samples:
@@ -111,7 +133,8 @@ def by_replay(bundle: Path, samples: list[tuple[int, dict[int, float]]],
     csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert rulec(["replay", str(bundle), str(csv), "--json", "--faults"]) == 0
+        extra = ["--reload-at", repr(reload[0]), str(reload[1])] if reload else []
+        assert rulec(["replay", str(bundle), str(csv), "--json", "--faults", *extra]) == 0
     got = []
     for line in out.getvalue().splitlines():
         e = json.loads(line)
@@ -178,3 +201,109 @@ def test_a_stale_value_is_reported_at_its_instant_on_every_path(
                                             (8.5, "raise")]
     assert by_stdin(bundle, samples) == want
     assert by_link(bundle, samples, False, len(want)) == want
+
+
+# ---------------------------------------------------------------- a reload mid-run
+
+
+def _reload_point(bundle: Path, samples: list[tuple[int, dict[int, float]]],
+                  tmp_path: Path) -> int:
+    """A sample near the middle that raises or clears something: once its events are out,
+    a daemon has certainly read every sample before the reload."""
+    times = {t for t, _, _ in by_replay(bundle, samples, tmp_path)}
+    middle = len(samples) // 2
+    return min((k for k, (us, _) in enumerate(samples) if seconds(us) in times),
+               key=lambda k: abs(k - middle))
+
+
+def _swap(path: Path, reloaded: Path) -> None:
+    tmp = path.with_suffix(".next")
+    tmp.write_bytes(reloaded.read_bytes())
+    os.replace(tmp, path)
+
+
+def by_stdin_reloading(bundle: Path, reloaded: Path, samples: list[tuple[int, dict[int, float]]],
+                       k: int, before: int, tmp_path: Path) -> list[tuple[Any, ...]]:
+    path = tmp_path / "stdin.bundle"
+    path.write_bytes(bundle.read_bytes())
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rulec.runtime.daemon", "--bundle", str(path), "--stdin",
+         "jsonl", "--summary-s", "0", "--heartbeat-s", "0", "--reload-poll-s", "0"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: list[dict[str, Any]] = []
+
+    def send(part: list[tuple[int, dict[int, float]]]) -> None:
+        for us, values in part:
+            proc.stdin.write(json.dumps({"t": seconds(us), "values": {
+                NAMES[c]: v for c, v in values.items()}}) + "\n")
+        proc.stdin.flush()
+
+    def read_until(done: Any) -> None:
+        while not done():
+            line = proc.stdout.readline()
+            assert line, "the daemon ended early"
+            if line.strip():
+                lines.append(json.loads(line))
+
+    try:
+        send(samples[:k + 1])
+        read_until(lambda: len(records(lines)) >= before)
+        _swap(path, reloaded)
+        proc.send_signal(signal.SIGHUP)
+        read_until(lambda: any(r.get("event") == "reload" for r in lines))
+        send(samples[k + 1:])
+        proc.stdin.close()
+        rest = proc.stdout.read()
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    lines += [json.loads(line) for line in rest.splitlines() if line.strip()]
+    assert next(r for r in lines if r.get("event") == "reload")["changed"] is True
+    return records(lines)
+
+
+def by_link_reloading(bundle: Path, reloaded: Path, samples: list[tuple[int, dict[int, float]]],
+                      k: int, tmp_path: Path, pty: bool) -> list[tuple[Any, ...]]:
+    path = tmp_path / f"link{int(pty)}.bundle"
+    path.write_bytes(bundle.read_bytes())
+    with _link(path, pty) as (daemon, sink, write, _read):
+        def send(part: list[tuple[int, dict[int, float]]], first: int) -> None:
+            for seq, (us, values) in enumerate(part, first):
+                write(wire.encode_frame(wire.Frame(wire.MsgType.TELEMETRY, seq % 65536, us,
+                                                   wire.encode_telemetry(values))))
+            until(lambda: daemon.counters.total.get("frames_ok", 0) >= first + len(part),
+                  lambda: daemon.counters.total)
+
+        send(samples[:k + 1], 0)
+        _swap(path, reloaded)
+        daemon.request_reload("test")
+        until(lambda: any(r.get("event") == "reload" for r in list(sink.records)),
+              lambda: list(sink.records)[-3:])
+        send(samples[k + 1:], k + 1)
+        time.sleep(0.2)  # the last frame's events follow its count
+        return records(list(sink.records))
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_a_reload_mid_run_gives_the_same_events_on_every_path(
+        bundle: Path, reloaded: Path, tmp_path: Path, seed: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    samples = scenario(seed)
+    k = _reload_point(bundle, samples, tmp_path)
+    t_reload = seconds(samples[k][0])
+    want = by_replay(bundle, samples, tmp_path, (t_reload, reloaded))
+    before = sum(1 for e in by_replay(bundle, samples, tmp_path) if e[0] <= t_reload)
+    after = want[before:]
+    assert after and want[:before] == by_replay(bundle, samples, tmp_path)[:before]
+    # the reload has teeth: the new bundle raises what the old could not
+    assert any(e[2] not in {x[2] for x in by_replay(bundle, samples, tmp_path)}
+               for e in after if e[1] == "raise"), after
+    assert by_stdin_reloading(bundle, reloaded, samples, k, before, tmp_path) == want
+    for pty in (False, True):
+        got = by_link_reloading(bundle, reloaded, samples, k, tmp_path, pty)
+        assert got == want, ("pty" if pty else "tcp")
+    monkeypatch.setenv("RULEC_FAST_LANE", "0")
+    assert by_link_reloading(bundle, reloaded, samples, k, tmp_path, False) == want, "no lane"
