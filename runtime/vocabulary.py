@@ -18,6 +18,24 @@ RULE_KINDS: Final = (*CONDITIONAL_KINDS, "exclusion")  # the bundle's rules sect
 PROCEDURE: Final = "procedure"
 RULE_OBJECT_KINDS: Final = (*RULE_KINDS, PROCEDURE)
 
+# A time in state: the derived parameter "<discrete parameter>.time_in_state", in seconds
+# ("within 10 seconds of engine start": engine == running and engine.time_in_state <= 10 s).
+TIME_IN_STATE: Final = ".time_in_state"
+
+
+def time_in_state_of(name: str) -> str | None:
+    """The discrete parameter whose time in state ``name`` is, or None."""
+    return name[:-len(TIME_IN_STATE)] if name.endswith(TIME_IN_STATE) else None
+
+
+def parameter_words(name: str) -> str:
+    """A parameter's name as advisories say it: "oil pressure", "time in state of engine"."""
+    of = time_in_state_of(name)
+    if of is not None:
+        return f"time in state of {of.replace('_', ' ')}"
+    return name.replace("_", " ")
+
+
 # Severities, most severe first, and their codes in ADVISORY frames.
 SEVERITIES: Final = ("warning", "caution", "advisory")
 SEVERITY_RANK: Final = {name: rank for rank, name in enumerate(SEVERITIES)}

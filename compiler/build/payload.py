@@ -23,7 +23,7 @@ from rulec.compiler.model.rules import Rule, condition_to_json
 from rulec.compiler.read.statements import Statement
 from rulec.compiler.version import __version__
 from rulec.runtime.errors import RuleSchemaError, UnitError
-from rulec.runtime.vocabulary import PROCEDURE
+from rulec.runtime.vocabulary import PROCEDURE, time_in_state_of
 
 FORMAT = 1  # meta.format: the payload layout of docs/bundle-format.md
 
@@ -104,6 +104,11 @@ def assemble(rules: Sequence[Rule], descriptive: Sequence[Statement], params: Pa
     """Everything the bundle holds, from the rule objects: boxes, CNF, graph, procedures.
     ``sources`` are (file, sha256) of the documents read, for provenance."""
     params = copy.deepcopy(params)
+    for rule in rules:  # times in state a reviewed rule names, before any unit is adopted
+        for atom in atoms_of(rule.condition) if rule.condition is not None else ():
+            of = time_in_state_of(atom.param)
+            if of is not None and of in params.params and params.params[of].states:
+                params.time_in_state(of)
     conv = ThresholdConverter.of_table(params)
     firing = [r for r in rules if r.kind != PROCEDURE]
     procedures = [r for r in rules if r.kind == PROCEDURE]
@@ -183,6 +188,9 @@ def _behaviour(payload: dict[str, Any]) -> tuple[Any, ...]:
 def _parameter_entry(name: str, params: ParameterTable, manifest: Manifest | None
                      ) -> dict[str, Any]:
     info = params.params[name]
+    if info.time_in_state_of is not None:  # derived by the engine, never sent
+        return {"name": name, "unit": "s", "aliases": [], "range": None, "deadband": 0.0,
+                "max_age_s": None, "channel": None, "time_in_state_of": info.time_in_state_of}
     spec = manifest.get(name) if manifest is not None else None
     entry: dict[str, Any] = {
         "name": name,

@@ -21,6 +21,7 @@ from decimal import Decimal
 from rulec.compiler.model.parameters import ParameterInfo, ParameterTable, words_of
 from rulec.compiler.model.rules import All, AnyOf, Atom, Condition, Not
 from rulec.compiler.model.units import Unit, match_unit_phrase
+from rulec.runtime.vocabulary import TIME_IN_STATE
 
 _TOKEN = re.compile(
     r"(?P<num>(?:(?<![\w.\-−/])[+\-−](?=\d)|(?<![\w./])(?<![A-Za-z_][\-−]))"
@@ -198,6 +199,7 @@ class FoundAtom:
     not_state: bool = False  # "is not running": in none of them
     phase: bool = False  # said as a phase ("during takeoff", "while the X is S"): when a rule
     # applies, never what must hold
+    dwell: tuple[str, Decimal] | None = None  # with states: and in them (op, value) long
 
 
 @dataclass
@@ -404,9 +406,16 @@ def parse_condition(
         return ParsedCondition(None, atoms, None, problems=["a duration cannot be negative"])
     states: list[FoundAtom] = []
     if table is not None and any(info.states for info in table.params.values()):
-        states, unknown = find_states(tokens, table)
+        dwelt, unknown = find_times_in_state(tokens, table)
+        states, unknown_states = find_states(tokens, table)
+        unknown += unknown_states
         if unknown:
             return ParsedCondition(None, atoms, duration, problems=unknown, needs_review=True)
+        spans = {k for a in dwelt for k in range(a.first, a.last + 1)}
+        states = [*dwelt, *(a for a in states if not spans & set(range(a.first, a.last + 1)))]
+        for atom in dwelt:
+            assert atom.param is not None
+            table.time_in_state(atom.param)
         held = {k for a in states for k in range(a.first, a.last + 1)}
         atoms = [a for a in atoms if not held & set(range(a.first, a.last + 1))]
     if not atoms and not states:
@@ -612,6 +621,8 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
             k -= 1  # the subject's words, numbers in names included
         placed.update(range(k, atom.last + 1))
         following = [t.low for t in tokens[atom.last + 1:atom.last + 4]]
+        if any(other.first == atom.last + 1 for other in atoms):
+            following = []  # "below 25 psi more than 5 minutes after start": the next one
         # "5 K above the ambient temperature" (said as a value), "not be greater than
         # 15 psi less than the air compressor governor ... setting" (any comparison)
         if following[:1] and following[0] in _RELATIVE_WORDS and (
@@ -738,6 +749,133 @@ _EVENT_COUNT = re.compile(
 
 _STATE_VERBS = frozenset({"is", "are", "was", "were", "remains", "remain", "stays", "stay"})
 _PHASE_WORDS = frozenset({"during", "in", "throughout", "while"})
+
+
+# The state a start enters and an operation or a run is in: the running state.
+_RUNNING_STATES = ("running", "on", "started", "operating", "run", "active")
+_START_WORDS = frozenset({"start", "start-up", "startup", "starting", "ignition", "light-off"})
+_RUN_WORDS = frozenset({"operation", "running", "run", "run-time", "runtime"})
+_FIRST_WORDS = frozenset({"during", "in", "for", "within", "over", "throughout"})
+
+
+def find_times_in_state(tokens: list[Token], table: ParameterTable
+                        ) -> tuple[list[FoundAtom], list[str]]:
+    """How long a discrete parameter has been in its running state, as a condition:
+    "within 10 seconds of engine start" and "during the first 30 s after start-up" (at most
+    that long since it entered it), "after 30 minutes of operation" and "more than 5 min
+    after start" (longer).  Without an alias, the one discrete parameter that has a
+    running state is meant; with none or several, the statement needs review."""
+    words = [_word_form(t) for t in tokens]
+    found: list[FoundAtom] = []
+    unsure: list[str] = []
+    for n, tok in enumerate(tokens):
+        if tok.kind != "num" or tok.unit is None or tok.unit.dimension not in _TIME_DIMENSIONS:
+            continue
+        before = words[max(0, n - 3):n]
+        if before[-1:] == ["within"]:
+            first, anchors = n - 1, _START_WORDS
+            op = _within_reading(words)
+            if op is None:
+                unsure.append(f"{_span_text(tokens, n - 1, n + 3)!r}: a deadline (what must "
+                              "be reached by then) or a window (what is limited until then) "
+                              "is not said")
+                continue
+        elif before[-2:] == ["the", "first"] and before[-3:-2] and before[-3] in _FIRST_WORDS:
+            first, op, anchors = n - 3, "<=", _START_WORDS | _RUN_WORDS
+        elif before[-1:] == ["after"]:
+            first, op, anchors = n - 1, ">", _RUN_WORDS
+        elif before[-2:] in (["more", "than"], ["less", "than"]):
+            first, op, anchors = n - 2, ">" if before[-2] == "more" else "<", _START_WORDS
+        else:
+            continue
+        k = n + 1
+        if k < len(words) and words[k] in ("of", "after", "from", "following", "since"):
+            k += 1
+        elif op in (">", "<") and before[-2:] in (["more", "than"], ["less", "than"]):
+            continue  # "more than 5 minutes after start" needs its "after"
+        anchor = _anchor_at(words, k, anchors, table)
+        if anchor is None:
+            continue
+        last, name = anchor
+        if name is None:
+            running = [info for info in table.params.values() if _running_state(info)]
+            if len(running) != 1:
+                unsure.append(f"{_span_text(tokens, first, last)!r}: which machine's "
+                              f"{'start' if words[last] in _START_WORDS else 'operation'} "
+                              f"is meant is not said ({len(running)} parameters have a "
+                              "running state)")
+                continue
+            name = running[0].name
+        info = table.params[name]
+        state = _running_state(info)
+        if state is None:
+            unsure.append(f"{info.name} has no running state for "
+                          f"{_span_text(tokens, first, last)!r} (its states: "
+                          f"{', '.join(info.states)})")
+            continue
+        assert tok.value is not None
+        atom = FoundAtom(first, last, "in", Decimal(0), tok.unit)
+        atom.param, atom.label = info.name, info.name.replace("_", " ")
+        atom.states, atom.phase, atom.dwell = (state,), True, (op, tok.value)
+        found.append(atom)
+    return found, unsure
+
+
+_ARRIVAL_WORDS = frozenset({"reach", "reaches", "reached", "rise", "rises", "risen", "attain",
+                            "attains", "attained", "stabilize", "stabilizes", "stabilise",
+                            "stabilises", "come", "comes", "build", "builds", "indicate",
+                            "indicates", "show", "shows", "register", "registers"})
+_PROHIBITION_WORDS = (["do", "not"], ["must", "not"], ["shall", "not"], ["never"],
+                      ["not", "exceed"], ["may", "not"], ["cannot"])
+
+
+def _within_reading(words: list[str]) -> str | None:
+    """How "within N of start" reads: a deadline (">": once N has passed, what the text
+    says must have arrived is judged: "if the oil pressure does not rise above 20 psi
+    within 10 seconds of engine start"), a window ("<=": "do not exceed 2,700 rpm within
+    30 seconds of engine start"), or None when the text does not tell."""
+    arrival = any(w in _ARRIVAL_WORDS for w in words)
+    prohibition = any(words[k:k + len(p)] == p for k in range(len(words))
+                      for p in _PROHIBITION_WORDS)
+    if arrival and not prohibition or arrival and any(
+            words[k:k + 2] in (["does", "not"], ["do", "not"], ["fails", "to"])
+            and k + 2 < len(words) and words[k + 2] in _ARRIVAL_WORDS
+            for k in range(len(words))):
+        return ">"
+    if prohibition and not arrival:
+        return "<="
+    return None
+
+
+def _anchor_at(words: list[str], k: int, anchors: frozenset[str], table: ParameterTable
+               ) -> tuple[int, str | None] | None:
+    """(last word, parameter or None) of "[the] [<alias>] start" or "start of [the]
+    <alias>" at ``words[k]``."""
+    if k < len(words) and words[k] in ("the", "an", "a", "its"):
+        k += 1
+    hit = table.alias_at(words, k) if k < len(words) else None
+    name: str | None = None
+    if hit is not None and table.params[hit[0]].states:
+        name, k = hit[0], k + hit[1]
+    if k >= len(words) or words[k] not in anchors:
+        return None
+    last = k
+    if name is None and k + 2 < len(words) and words[k + 1] == "of":
+        j = k + 2 + (words[k + 2] in ("the", "an", "a"))
+        again = table.alias_at(words, j) if j < len(words) else None
+        if again is not None and table.params[again[0]].states:
+            name, last = again[0], j + again[1] - 1
+    return last, name
+
+
+def _running_state(info: ParameterInfo) -> str | None:
+    if not info.states or info.time_in_state_of is not None:
+        return None
+    return next((info.state_of(w) for w in _RUNNING_STATES if info.state_of(w)), None)
+
+
+def _span_text(tokens: list[Token], first: int, last: int) -> str:
+    return " ".join(t.text for t in tokens[first:last + 1])
 
 
 def find_states(tokens: list[Token], table: ParameterTable) -> tuple[list[FoundAtom], list[str]]:
@@ -1129,11 +1267,13 @@ def _comparison_at(tokens: list[Token], words: list[str], i: int) -> FoundAtom |
     if prefix is not None:
         n, op = prefix
         first = i - n
-        if op in _NEGATE and words[first] not in ("not", "no") and first > 0 and words[
-                first - 1] in ("not", "never"):
-            if not _modal_before(words, first - 1):
-                # "does not exceed 5" states <= 5
-                return FoundAtom(first - 1, i, _NEGATE[op], tok.value, tok.unit)
+        denial = _denied_before(words, first)
+        if denial is not None and op == "==":
+            return None  # "does not reach 20 psi": below it, or above? (a number unplaced)
+        if op in _NEGATE and words[first] not in ("not", "no") and denial is not None:
+            if not _modal_before(words, denial):
+                # "does not exceed 5" and "does not rise above 5" state <= 5
+                return FoundAtom(denial, i, _NEGATE[op], tok.value, tok.unit)
         return FoundAtom(first, i, op, tok.value, tok.unit)
     inner = _inner_comparison(tokens, words, i)
     if inner is not None:
@@ -1160,6 +1300,25 @@ def _inner_comparison(tokens: list[Token], words: list[str], i: int) -> FoundAto
             found = FoundAtom(k - n + 1, i, op, tok.value, tok.unit)
             found.inner = " ".join(t.text for t in between)
             return found
+    return None
+
+
+_MOTION_VERBS = frozenset({"rise", "rises", "fall", "falls", "drop", "drops", "climb", "climbs",
+                           "go", "goes", "get", "gets", "increase", "increases", "decrease",
+                           "decreases", "come", "comes", "build", "builds", "move", "moves"})
+
+
+def _denied_before(words: list[str], first: int) -> int | None:
+    """Where a denial of the comparison at ``words[first]`` starts: "not" or "never" just
+    before it or before a verb of motion ("does not rise above"), or "fails to" ("fails
+    to rise above"); None when there is none."""
+    k = first - 1
+    if k >= 0 and words[k] in _MOTION_VERBS:
+        k -= 1
+    if k >= 0 and words[k] in ("not", "never"):
+        return k
+    if k >= 1 and words[k] == "to" and words[k - 1] in ("fails", "fail", "failed", "failing"):
+        return k - 1
     return None
 
 
@@ -1647,6 +1806,11 @@ def _build(items: list[object]) -> Condition:
                 pos += 1
             return inner
         assert isinstance(item, FoundAtom) and item.param is not None
+        if item.dwell is not None:
+            op, value = item.dwell
+            return All((Atom.in_states(item.param, item.states, item.label),
+                        Atom(item.param + TIME_IN_STATE, op, value,
+                             item.unit.symbol if item.unit else None, item.label)))
         if item.states:
             atom = Atom.in_states(item.param, item.states, item.label)
             return Not(atom) if item.not_state else atom

@@ -44,6 +44,7 @@ class ParameterInfo:
     states: tuple[str, ...] = ()  # discrete: the state names, in index order
     phrases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # state -> other words
     phase: bool = False  # state names stand alone in text ("during takeoff")
+    time_in_state_of: str | None = None  # derived: seconds that parameter is in its state
     # what names each state, as ``words_of`` folds prose: name or phrase -> state
     _said: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -82,6 +83,16 @@ class ParameterTable:
                 self._aliases.append((key, info.name, alias))
         self._aliases.sort(key=lambda item: (-len(item[0]), -len(item[2])))
         self._index()
+
+    def time_in_state(self, of: str) -> str:
+        """The derived parameter of how long discrete ``of`` has been in its state (added
+        on first use, with no alias: no text names it)."""
+        from rulec.runtime.vocabulary import TIME_IN_STATE
+
+        name = of + TIME_IN_STATE
+        if name not in self.params:
+            self.params[name] = ParameterInfo(name, (), "s", time_in_state_of=of)
+        return name
 
     def _index(self) -> None:
         """Index _aliases by their words, for resolve."""

@@ -64,7 +64,9 @@ class TextSamples:
     new sample).  JSON lines: ``{"t": 1.5, "values": {"name": 3.2}}`` (null: no sample).
     ``fmt="auto"`` decides on the first non-empty line (``{`` starts JSON lines).
     A bad line is skipped and described in ``errors`` (drained by the caller); a name
-    ``known`` refuses is ignored with one error; time must not go backwards.
+    ``known`` refuses is ignored with one error; time must not go backwards.  ``value``
+    reads a cell or JSON string that is not a number (a discrete parameter's state name:
+    ``"running"``), raising ValueError when it cannot.
     """
 
     def __init__(
@@ -72,11 +74,13 @@ class TextSamples:
         fmt: str = "auto",
         known: Callable[[str], bool] | None = None,
         max_line: int = DEFAULT_MAX_READ,
+        value: Callable[[str, str], float] | None = None,
     ) -> None:
         if fmt not in ("auto", "csv", "jsonl"):
             raise ValueError(f"unknown text format {fmt!r}")
         self.fmt = fmt
         self.known = known
+        self.value = value
         self.lines = LineSplitter(max_line)
         self.errors: list[str] = []
         self.bad_lines = 0
@@ -160,10 +164,9 @@ class TextSamples:
                     self._bad(f"time {cell!r} is not a finite number")
                     return None
             elif cell and name not in self._ignored:
-                try:
-                    values[name] = float(cell)
-                except ValueError:
-                    self._bad(f"{name} value {cell!r} is not a number")
+                number = self._number(name, cell)
+                if number is not None:
+                    values[name] = number
         assert t is not None
         return t, values
 
@@ -185,11 +188,30 @@ class TextSamples:
         for name, value in obj["values"].items():
             if value is None or not self._name_ok(name):
                 continue
+            if isinstance(value, str):
+                number = self._number(name, value)
+                if number is not None:
+                    values[name] = number
+                continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 self._bad(f"{name} value {value!r} is not a number")
                 continue
             values[name] = float(value)
         return float(t), values
+
+    def _number(self, name: str, text: str) -> float | None:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+        if self.value is not None:
+            try:
+                return self.value(name, text)
+            except ValueError as exc:
+                self._bad(str(exc))
+                return None
+        self._bad(f"{name} value {text!r} is not a number")
+        return None
 
 
 def _finite(text: str) -> float | None:

@@ -398,8 +398,11 @@ def _stored_clauses(bundle: Any) -> dict[int, list[tuple[int, ...]]]:
 
 
 def _check_atoms(bundle: Any, meaning: Mapping[int, tuple[int, list[Interval]]]) -> None:
-    """Each condition variable the rules use means exactly its comparison."""
+    """Each condition variable the rules use means exactly its comparison (when the bundle
+    says what its variables mean)."""
     atoms = bundle.cnf.atoms
+    if atoms is None:
+        return  # an older bundle without the section: its variables mean nothing here
     rows: dict[int, set[tuple[int, float, float, int]]] = {}
     if atoms is not None:
         for j in range(atoms.n_rows):

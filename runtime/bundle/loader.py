@@ -65,6 +65,9 @@ class ParameterSpec:
     max_age_s: float | None
     channel: int | None
     states: tuple[str, ...] = ()  # discrete: state names; the value is the state's index
+    # derived, never given: the seconds the named discrete parameter has been in its
+    # present state, from the sample at which it was seen to enter it
+    time_in_state_of: str | None = None
 
     @property
     def discrete(self) -> bool:
@@ -448,7 +451,9 @@ def _parameters(value: Any, discrete: bool = False) -> tuple[ParameterSpec, ...]
     for i, p in enumerate(_list(value, "parameters")):
         w = f"parameters[{i}]"
         has_states = discrete and isinstance(p, dict) and "states" in p
-        _map(p, w, (*keys, "states") if has_states else keys)
+        dwell = discrete and isinstance(p, dict) and "time_in_state_of" in p
+        _map(p, w, (*keys, "states") if has_states else (
+            (*keys, "time_in_state_of") if dwell else keys))
         aliases = tuple(
             _str(a, f"{w}.aliases[{j}]", nonempty=True)
             for j, a in enumerate(_list(p["aliases"], f"{w}.aliases"))
@@ -473,12 +478,30 @@ def _parameters(value: Any, discrete: bool = False) -> tuple[ParameterSpec, ...]
                 max_age_s=_opt(p["max_age_s"], _float, f"{w}.max_age_s", minimum=0.0),
                 channel=_opt(p["channel"], _int, f"{w}.channel", minimum=0),
                 states=_states(p, w, lo, hi) if has_states else (),
+                time_in_state_of=_str(p["time_in_state_of"], f"{w}.time_in_state_of",
+                                      nonempty=True) if dwell else None,
             )
         )
+    _time_in_state(out)
     if discrete and not any(p.states for p in out):
         raise BundleError("nonzero header flags: bit 1 (discrete) is set but no parameter "
                           "has states")
     return tuple(out)
+
+
+def _time_in_state(params: list[ParameterSpec]) -> None:
+    """A time in state is in seconds, of a discrete parameter of the bundle, and never
+    arrives on a channel."""
+    states = {p.name: p for p in params if p.states}
+    for i, p in enumerate(params):
+        if p.time_in_state_of is None:
+            continue
+        w = f"parameters[{i}]"
+        if p.time_in_state_of not in states:
+            _fail(f"{w}.time_in_state_of", f"{p.time_in_state_of!r} is not a discrete "
+                  "parameter of the bundle")
+        if p.unit != "s" or p.channel is not None or p.aliases:
+            _fail(w, "a time in state is in 's', with no channel and no aliases")
 
 
 def _states(p: dict[str, Any], w: str, lo: float, hi: float) -> tuple[str, ...]:

@@ -72,8 +72,11 @@ def lane_module() -> ModuleType | None:
 
 
 def supports(engine: Engine) -> bool:
-    """Whether the lane can evaluate for this engine: geometry decides, in the C kernel."""
+    """Whether the lane can evaluate for this engine: geometry decides, in the C kernel,
+    and no rule needs a time in state (the C lane keeps no state entry times)."""
     hold = engine.stream.hold_index
+    if any(p.time_in_state_of for p in engine.bundle.parameters):
+        return False
     return ("geometry" in engine.paths and engine.backend == "native"
             and (hold is None or hold.backend == "native") and lane_module() is not None)
 

@@ -42,7 +42,7 @@ from rulec.runtime.daemon.input import (
     decoder_factory,
     make_link,
 )
-from rulec.runtime.daemon.lane import Lane
+from rulec.runtime.daemon.lane import Lane, supports
 from rulec.runtime.daemon.log import Counters, EventLog, summary_record
 from rulec.runtime.daemon.notify import Notifier
 from rulec.runtime.daemon.reload import (
@@ -95,7 +95,8 @@ class Daemon:
             self.link, Backoff(config.reconnect_min_s, config.reconnect_max_s)
         )
         self.text = (
-            TextSamples(config.stdin or "auto", self._known, config.max_buffer_bytes)
+            TextSamples(config.stdin or "auto", self._known, config.max_buffer_bytes,
+                        value=self._value_of)
             if not self.binary
             else None
         )
@@ -223,6 +224,10 @@ class Daemon:
 
     def _known(self, name: str) -> bool:
         return self.engine.knows(name)
+
+    def _value_of(self, name: str, text: str) -> float:
+        """A text value of stdin input: a discrete parameter's state name."""
+        return self.engine.value_of(name, text)
 
     def _on_chunk(self, chunk: Chunk, received: float, served: bool = False) -> None:
         """One read: evaluate all of it, write its replies (one write per peer), then log.
@@ -706,6 +711,8 @@ class Daemon:
             self.reloader.accepted(new)
             self._channels = channel_map(new)
             self.tx.use_channels(self._channels)
+            if self._lane is not None and not supports(new):
+                self._lane = None  # the new rules need what only Python does
             if self._lane is not None:
                 self._lane.use(new, self._channels)
             self._lane_dirty = True

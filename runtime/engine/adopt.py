@@ -49,7 +49,8 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
         i = old_b.param_index.get(param.name)
         if i is None or not old_s.last_time[i] > -float("inf"):
             continue
-        if old_b.parameters[i].unit != param.unit:
+        if old_b.parameters[i].unit != param.unit or old_b.parameters[i].states != param.states:
+            # another unit, or states in another order: the number means something else
             out.dropped_values.append(param.name)
             continue
         new_s.last_value[j] = old_s.last_value[i]
@@ -57,6 +58,14 @@ def adopt(old: Engine, new: Engine, t: float | None) -> Adoption:
         carried.add(param.name)
         out.kept_values.append(param.name)
     new_s.faults = {name: why for name, why in old_s.faults.items() if name in carried}
+    for j, param in enumerate(new_b.parameters):  # a time in state of a carried parameter
+        i = old_b.param_index.get(param.name)
+        if param.time_in_state_of in carried and i is not None and (
+                old_b.parameters[i].time_in_state_of == param.time_in_state_of):
+            if i in old_s.dwell_state:
+                new_s.dwell_state[j] = old_s.dwell_state[i]
+            if i in old_s.entered:
+                new_s.entered[j] = old_s.entered[i]
     new_s.t = old_s.t
 
     when = 0.0 if t is None else t

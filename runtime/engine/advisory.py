@@ -13,6 +13,7 @@ import re
 import numpy as np
 
 from rulec.runtime.bundle.loader import Bundle, RuleSpec
+from rulec.runtime.vocabulary import parameter_words
 
 _DISPLAY_UNITS = {
     "degC": "°C",
@@ -61,7 +62,7 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
         if symbolic:
             parts.append(_arithmetic(param.name, value, lo, hi, flags))
             continue
-        label = param.name.replace("_", " ")
+        label = parameter_words(param.name)
         if param.states:  # "landing gear is extended": the state it is in
             parts.append(f"{label} is {param.state_name(value)}")
             continue

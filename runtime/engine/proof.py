@@ -25,6 +25,7 @@ import numpy as np
 
 from rulec.runtime.bundle.loader import Bundle, state_name
 from rulec.runtime.engine.advisory import format_value, relation_words, unit_suffix, with_unit
+from rulec.runtime.vocabulary import parameter_words, time_in_state_of
 
 
 def exact(value: float) -> Decimal:
@@ -94,7 +95,7 @@ class Comparison:
         return state_name(self.states, self.value)
 
     def label(self) -> str:
-        return self.parameter.replace("_", " ")
+        return parameter_words(self.parameter)
 
     def margin(self) -> Decimal | None:
         """How far inside (holding) the value is from the nearest finite bound."""
@@ -186,8 +187,14 @@ class Boundary:
         }
         parts = [c.to_json()["text"] for c in self.failing]
         if self.missing:
-            parts.append("it needs " + ", ".join(c.label() for c in self.missing)
-                         + " (not given)")
+            given = [c for c in self.missing if time_in_state_of(c.parameter) is None]
+            timed = [c for c in self.missing if time_in_state_of(c.parameter) is not None]
+            if given:
+                parts.append("it needs " + ", ".join(c.label() for c in given)
+                             + " (not given)")
+            if timed:
+                parts.append("it needs " + ", ".join(c.label() for c in timed)
+                             + " (known only over time: replay or onboard)")
         if self.holding and parts:
             parts.append("already holding: " + ", ".join(
                 c.to_json()["text"] for c in self.holding))

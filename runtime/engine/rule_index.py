@@ -69,6 +69,10 @@ class RuleIndex:
         if index is None:
             known = ", ".join(p.name for p in self.bundle.parameters) or "none"
             raise StateError(f"unknown parameter {name!r} (known: {known})")
+        of = self.bundle.parameters[index].time_in_state_of
+        if of is not None:
+            raise StateError(f"{name} is how long {of} has been in its state: the engine "
+                             f"derives it from {of}'s samples, it is not given")
         return index
 
     def value(self, index: int, name: str, raw: Any) -> float:

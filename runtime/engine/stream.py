@@ -138,6 +138,14 @@ class EventStream:
         self.acked: set[int] = set()
         self.faults: dict[str, str] = {}  # parameter -> why its value is invalid now
         self._invalid_rules: set[int] = set()
+        # Times in state: (derived axis, its discrete parameter).  ``dwell_state`` is the
+        # state the parameter was in at the last judgement (absent: not valid then), and
+        # ``entered`` when it was seen to enter it (absent: not seen, so not known).
+        self._dwell = tuple((j, bundle.param_index[p.time_in_state_of])
+                            for j, p in enumerate(bundle.parameters) if p.time_in_state_of)
+        self._derived = frozenset(j for j, _ in self._dwell)
+        self.dwell_state: dict[int, float] = {}
+        self.entered: dict[int, float] = {}
 
     def step(self, t: float, state: Mapping[str, Any]) -> list[Event]:
         """A sample at time t (its new values, maybe none); return raise/clear/fault events.
@@ -153,6 +161,8 @@ class EventStream:
             index = index_of.get(name)
             if index is None:
                 index = param(name)
+            if self._derived and index in self._derived:
+                param(name)  # refused: derived, never given
             updates.append((index, raw if type(raw) is float else value(index, name, raw)))
         events = self._expire_until(t, strictly_before=True) if self._ages else []
         last_value, last_time = self.last_value, self.last_time
@@ -218,6 +228,8 @@ class EventStream:
         x = np.array(values)
         if faulted:
             x[list(faulted)] = np.nan
+        if self._dwell:
+            self._time_in_state(t, x, faulted)
         events = self._fault_events(t, faults_now) if faults_now or self.faults else []
         strict = self._fired_now(x)
         if not strict and not self.raised and not self.since:
@@ -258,6 +270,25 @@ class EventStream:
                 self.false_since.pop(r, None)
                 events.append(self._raise(t, r, x, strict[r]))
         return events
+
+    def _time_in_state(self, t: float, x: np.ndarray, faulted: set[int]) -> None:
+        """How long each dwelt-on parameter has been in its state, into its derived axis:
+        known only from a change of state seen between two valid samples; unknown (NaN:
+        no comparison holds, nor its negation) before one, and again after any invalid
+        or missing value, since the state may have changed unseen."""
+        for j, i in self._dwell:
+            if self.last_time[i] == -math.inf or i in faulted:
+                self.dwell_state.pop(j, None)
+                self.entered.pop(j, None)
+                x[j] = math.nan
+                continue
+            state = self.last_value[i]
+            before = self.dwell_state.get(j)
+            if before is not None and before != state:
+                self.entered[j] = t
+            self.dwell_state[j] = state
+            entered = self.entered.get(j)
+            x[j] = math.nan if entered is None else t - entered
 
     @property
     def hold_index(self) -> BoxIndex | None:
@@ -374,6 +405,8 @@ class EventStream:
         self.acked.clear()
         self._invalid_rules.clear()
         self.faults.clear()
+        self.dwell_state.clear()
+        self.entered.clear()
 
 
 def inhibited(spec: RuleSpec, x: Any) -> bool:
