@@ -469,6 +469,12 @@ def parse_condition(
         # Every number and time phrase of a condition has a role; one left over would be
         # a condition dropped, and the rule would fire where the text says it must not.
         return ParsedCondition(None, atoms, duration, problems=[unplaced])
+    unread = unread_state(tokens, atoms, table) if table is not None else ""
+    if unread:
+        # "No person may take off or land an aircraft (other than a helicopter) under
+        # special VFR— unless ground visibility is at least 1 statute mile": a state a
+        # parameter has, named and not read, is part of the condition left out.
+        return ParsedCondition(None, atoms, duration, problems=[unread], needs_review=True)
     return ParsedCondition(
         condition, atoms, duration, requirement,
         violation=violation,
@@ -707,6 +713,42 @@ def _asides(tokens: list[Token]) -> set[int]:
         if depth or aside:
             out.add(i)
     return out
+
+
+# State words that are common words too ("shut down", "set up", "turn off"): a mention
+# counts only right after its parameter's name.
+_COMMON_STATE_WORDS = frozenset({
+    "on", "off", "up", "down", "in", "out", "open", "opened", "closed", "close", "low",
+    "high", "normal", "run", "running", "set", "start", "started", "stop", "stopped", "auto",
+    "manual", "hold", "idle", "day", "night", "other", "none", "active", "inactive", "ready",
+    "standby", "fault", "ok", "armed", "safe", "full", "empty", "level", "general"})
+
+
+def unread_state(tokens: list[Token], atoms: list[FoundAtom], table: ParameterTable) -> str:
+    """Why a state of a discrete parameter named in the text is left out of the reading,
+    or "": a state name or phrase outside every comparison read ("Except for
+    helicopters, when flight visibility is at least 1 statute mile")."""
+    if not any(info.states for info in table.params.values()):
+        return ""
+    read = {k for a in atoms for k in range(a.first, a.last + 1)}
+    words = [_word_form(t) for t in tokens]
+    for k in range(len(tokens)):
+        if k in read or tokens[k].kind != "word":
+            continue
+        for info in table.params.values():
+            if not info.states or info.time_in_state_of is not None:
+                continue
+            found = _state_at(info, words, k)
+            if found is None or any(j in read for j in range(k, k + found[1])):
+                continue
+            said = " ".join(words[k:k + found[1]])
+            if found[1] == 1 and said in _COMMON_STATE_WORDS:
+                hit = table.alias_at(words, max(0, k - 3))
+                if hit is None or hit[0] != info.name:
+                    continue
+            return (f"{_span_text(tokens, max(0, k - 3), k + found[1] + 2)!r} names "
+                    f"{info.name} {found[0]!r}, which the reading leaves out")
+    return ""
 
 
 def _names_a_thing(tokens: list[Token], i: int) -> bool:

@@ -23,6 +23,7 @@ from rulec.compiler.extract.conditions import (
     may_hold_number,
     parse_condition,
     tokenize,
+    unread_state,
 )
 from rulec.compiler.model.parameters import ParameterTable, words_of
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
@@ -1066,6 +1067,11 @@ def _extract_statement(
             st.file, st.line, f"a comparison outside the condition, in {action[:60]!r}: "
             "it is not read", st.text, kind=NEEDS_REVIEW, page=st.page))
         return
+    left_out = _action_left_out(action, st.text, params) if kind == "if_then" else ""
+    if left_out:
+        out.problems.append(Problem(st.file, st.line, left_out, st.text, kind=NEEDS_REVIEW,
+                                    page=st.page))
+        return
     rule = Rule(
         id=unique_id(req_id or hashed_id("R", st.text), used_ids),
         kind=kind,
@@ -1089,6 +1095,45 @@ def _extract_statement(
     for note in parsed.problems:
         out.problems.append(Problem(st.file, st.line, note, st.text, fatal=False, page=st.page))
     out.rules.append(rule)
+
+
+_ACTION_EXCEPTION = re.compile(
+    r"^\W*(?:except|unless|excluding)\b|\b(?:except\s+for|other\s+than|excluding)\b",
+    re.IGNORECASE)
+_BRACKET_EXCEPTION = re.compile(r"\(\s*(?:other\s+than|except|excluding)\b[^)]*\)",
+                                re.IGNORECASE)
+# "..., inert gas, or air is the test medium, a leak test must be made ...": a clause of the
+# condition (a finite copula) before the order, the split made at a comma of a list
+_CONDITION_IN_ACTION = re.compile(
+    r"^(?:[^,;]*,\s+){0,2}?[^,;]*?\b(?:is|are|was|were)\b[^,;]*,\s+(?:[a-z]+\s+){0,4}"
+    r"(?:must|shall|should)\b",
+    re.IGNORECASE)
+_PERMISSION = re.compile(r"\bmay\b(?!\s+(?:not|only|never|have|has|also\s+have)\b)",
+                         re.IGNORECASE)  # "may have frozen": what may have happened
+_PROHIBITING = re.compile(
+    r"\b(?:nobody|no\s+one|none)\b|\bno\s+(?:[a-z]+\s+){1,3}(?:may|shall|must)\b|"
+    r"\b(?:may|shall|must|do|does|can)\s+not\b|\bcannot\b|\bnever\b", re.IGNORECASE)
+
+
+def _action_left_out(action: str, text: str, params: ParameterTable) -> str:
+    """Why the action of an if-then reading holds part of its condition, or "": an
+    exception ("Except for helicopters; and", "(other than a helicopter)"), a permission
+    ("A helicopter may be operated clear of clouds ... if ..."), which no state makes a rule
+    to fire, or a prohibition that names a state no comparison reads ("No person may take
+    off or land an aircraft under special VFR")."""
+    found = _ACTION_EXCEPTION.search(action) or _BRACKET_EXCEPTION.search(text)
+    if found:
+        return f"an exception is not read: {found.group(0).strip(' ()')!r}"
+    inside = _CONDITION_IN_ACTION.search(action)
+    if inside:
+        return f"part of the condition is in the action: {inside.group(0)[:60]!r}"
+    prohibition = _PROHIBITING.search(action)
+    if _PERMISSION.search(action) and not prohibition and not re.search(
+            r"\b(?:shall|must|should|required)\b", action, re.IGNORECASE):
+        return f"a permission, not a rule that fires: {action[:60]!r}"
+    if prohibition:
+        return unread_state(tokenize(action), [], params)
+    return ""
 
 
 def _phase_of_an_order(before: str, parsed: ParsedCondition, params: ParameterTable) -> bool:
