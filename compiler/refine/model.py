@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from itertools import count
 from typing import Any
 
@@ -37,6 +37,7 @@ from rulec.compiler.model.rules import (
 )
 from rulec.compiler.read.statements import Statement
 from rulec.compiler.version import __version__
+from rulec.runtime.bundle.derive import read_decimal
 from rulec.runtime.bundle.format import decode_bundle
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import RulecError
@@ -190,14 +191,7 @@ class _TextParser:
         return Atom(param, op, value, unit)
 
 
-def _decimal(text: str) -> Decimal:
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not value.is_finite():
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
+_decimal = read_decimal  # the loader reads the same numbers the same way
 
 
 def loosens(bound: Bound, new: float) -> bool:

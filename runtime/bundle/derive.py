@@ -249,13 +249,18 @@ class _Space:
 
 
 def _number(text: str) -> Fraction:
+    return Fraction(read_decimal(text))
+
+
+def read_decimal(text: str) -> Decimal:
+    """A threshold as ``condition_text`` writes it; ValueError unless a finite number."""
     try:
         value = Decimal(text)
     except InvalidOperation:
         raise ValueError(f"{text!r} is not a number") from None
     if not value.is_finite():
         raise ValueError(f"{text!r} is not a finite number")
-    return Fraction(value)
+    return value
 
 
 def dnf(cond: Condition, negate: bool = False) -> list[tuple[Literal, ...]]:
@@ -404,11 +409,9 @@ def _check_atoms(bundle: Any, meaning: Mapping[int, tuple[int, list[Interval]]])
     if atoms is None:
         return  # an older bundle without the section: its variables mean nothing here
     rows: dict[int, set[tuple[int, float, float, int]]] = {}
-    if atoms is not None:
-        for j in range(atoms.n_rows):
-            rows.setdefault(int(atoms.var[j]), set()).add(
-                (int(atoms.axis[j]), float(atoms.lo[j]), float(atoms.hi[j]),
-                 int(atoms.flags[j])))
+    for j in range(atoms.n_rows):
+        rows.setdefault(int(atoms.var[j]), set()).add(
+            (int(atoms.axis[j]), float(atoms.lo[j]), float(atoms.hi[j]), int(atoms.flags[j])))
     for var, (axis, intervals) in meaning.items():
         expected = {(axis, *to_float_bounds(iv)) for iv in intervals}
         if rows.get(var) != expected:
