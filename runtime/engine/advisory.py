@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -50,6 +51,9 @@ def with_unit(value: float, unit: str) -> str:
     return format_value(value) + unit_suffix(unit)
 
 
+_plain_with_unit = with_unit
+
+
 def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False) -> str:
     """The comparisons of one box with live values: in words, or as arithmetic evidence."""
     b = bundle.boxes
@@ -66,9 +70,9 @@ def describe_box(bundle: Bundle, box: int, x: np.ndarray, symbolic: bool = False
         if param.states:  # "landing gear is extended": the state it is in
             parts.append(f"{label} is {param.state_name(value)}")
             continue
-        # the document's own numbers only for a converted threshold with a long exact text
-        written = (_written_numbers(bundle, int(b.rule[box]), param.name, param.unit)
-                   if _long(lo) or _long(hi) else ())
+        # the document's own numbers, shown only for a converted threshold with a long
+        # exact text (cached per rule: a lookup on every later call)
+        written = _written_numbers(bundle, int(b.rule[box]), param.name, param.unit)
         parts.append(f"{label} {with_unit(value, param.unit)} "
                      f"{relation_words(lo, hi, flags, param.unit, written)}")
     return " and ".join(parts)
@@ -114,12 +118,14 @@ def _shown(value: float, unit: str, written: str | None) -> str:
 def relation_words(lo: float, hi: float, flags: int, unit: str,
                    written: tuple[str, ...] = ()) -> str:
     """Where ``lo <op> x <op> hi`` holds, in words: "is above 600 °C", "has reached 0"."""
-    bounds = [b for b in (lo, hi) if not math.isinf(b)]
-    doc = dict(zip(sorted(set(bounds)), written, strict=False)) if len(
-        written) == len(set(bounds)) else {}
+    with_unit: Callable[[float, str], str] = _plain_with_unit
+    if written:
+        bounds = {b for b in (lo, hi) if not math.isinf(b)}
+        doc = dict(zip(sorted(bounds), written, strict=False)) if len(
+            written) == len(bounds) else {}
 
-    def with_unit(v: float, u: str) -> str:  # noqa: F811 - the thresholds of this box
-        return _shown(v, u, doc.get(v))
+        def with_unit(v: float, u: str) -> str:  # noqa: F811 - the thresholds of this box
+            return _shown(v, u, doc.get(v))
 
     lo_incl, hi_incl = bool(flags & 1), bool(flags & 2)
     if math.isinf(hi) and not math.isinf(lo):

@@ -2,7 +2,7 @@
 "during the first 30 seconds after engine start" (a window), "after 30 minutes of
 operation", judged at samples in telemetry time, unknown until a change of state is seen,
 never satisfied in a stateless query, never given as input, carried across a reload, and
-the same on replay, ``--stdin`` and a TCP link."""
+the same on replay, ``--stdin``, TCP on 127.0.0.1 and a real pty."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_one_semantics import by_link
 
 from rulec.compiler.cli import main as rulec
 from rulec.runtime.bundle.loader import load_bundle
@@ -26,21 +27,25 @@ SENSORS = """
 states = ["stopped", "running"]
 aliases = ["engine"]
 max_age_s = 5.0
+channel = 0
 
 [parameters.oil_pressure]
 unit = "psi"
 aliases = ["oil pressure"]
 range = [0, 150]
+channel = 1
 
 [parameters.engine_speed]
 unit = "rpm"
 aliases = ["engine speed"]
 range = [0, 4000]
+channel = 2
 
 [parameters.oil_temperature]
 unit = "degC"
 aliases = ["oil temperature"]
 range = [-40, 200]
+channel = 3
 """
 MANUAL = """Start limits
 If the oil pressure does not rise above 20 psi within 10 seconds of engine start, shut down \
@@ -192,9 +197,13 @@ SCENARIO = [(0.0, {"engine": "stopped", "oil_pressure": 0, "engine_speed": 0,
             (45.0, {"engine": "running", "oil_pressure": 10})]  # stale from 41: unknown
 
 
-def test_replay_and_stdin_give_the_same_events(bundle: Path, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
-    names = ["engine", "oil_pressure", "engine_speed", "oil_temperature"]
+CHANNELS = {"engine": 0, "oil_pressure": 1, "engine_speed": 2, "oil_temperature": 3}
+
+
+@pytest.mark.slow
+def test_every_path_gives_the_same_events(bundle: Path, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    names = list(CHANNELS)
     csv = tmp_path / "run.csv"
     csv.write_text("time," + ",".join(names) + "\n" + "".join(
         f"{t!r}," + ",".join(str(v.get(n, "")) for n in names) + "\n" for t, v in SCENARIO),
@@ -214,3 +223,12 @@ def test_replay_and_stdin_give_the_same_events(bundle: Path, tmp_path: Path,
     onboard = [(r["t"], r["event"], r["rule"]) for r in lines
                if r.get("event") in ("raise", "clear")]
     assert onboard == replayed
+    # on the wire a discrete value travels as its state's index
+    states = ("stopped", "running")
+    frames = [(round(t * 1e6) + 1_000_000, {
+        CHANNELS[n]: float(states.index(v)) if n == "engine" else float(v)
+        for n, v in values.items()}) for t, values in SCENARIO]
+    want = [(t + 1.0, e, r) for t, e, r in replayed]
+    for pty in (False, True):
+        got = [e for e in by_link(bundle, frames, pty, len(want)) if e[1] in ("raise", "clear")]
+        assert got == want, "pty" if pty else "tcp"
