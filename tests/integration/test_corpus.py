@@ -118,8 +118,12 @@ def test_examples_corpus(corpus_runs: dict[str, list[subprocess.Popen[str]]]):
     check(corpus_runs, "examples")
 
 
-def run_in_process(folder: Path) -> tuple[int, list[str]]:
-    """corpus_check.py on a corpus with `rulec` run in this process: (passed, output)."""
+def run_in_process(folder: Path, fates: dict[str, tuple[list[str], list[str]]] | None = None
+                   ) -> tuple[int, list[str]]:
+    """corpus_check.py on a corpus with `rulec` run in this process: (passed, output).
+
+    ``fates``, when given, receives per domain what its compile made of its statements
+    (see ``_fates``), read off the same compile the checker runs."""
     import contextlib
     import importlib.util
     import io
@@ -133,8 +137,12 @@ def run_in_process(folder: Path) -> tuple[int, list[str]]:
 
     def run(cmd: list[str], timeout: int = 120) -> tuple[int, str, str]:
         out, err = io.StringIO(), io.StringIO()
+        compiling = fates is not None and cmd[1] == "compile"
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = rulec_main(cmd[1:])
+            status = rulec_main(cmd[1:] + (["--json"] if compiling else []))
+        if compiling and fates is not None and status == 0:
+            fates[Path(cmd[2]).name] = _fates(out.getvalue(), Path(cmd[cmd.index("-o") + 1]))
+            return status, "", err.getvalue()
         return status, out.getvalue(), err.getvalue()
 
     checker.run = run
@@ -171,32 +179,36 @@ def test_discrete_corpus():
     assert passed == len(case_ids(IN_PROCESS["discrete"])) > 0, "\n".join(lines[-40:])
 
 
-def test_real_documents_fire_no_rule_the_text_forbids_and_keep_what_passes():
-    passed, lines = in_process("real")
+@pytest.fixture(scope="module")
+def real_run() -> tuple[int, list[str], dict[str, tuple[list[str], list[str]]]]:
+    """The real corpus checked once: (passed, output, what each domain's compile made of
+    its statements), shared by the two tests below."""
+    if os.environ.get("RULEC_PUREPYTHON") == "1":
+        pytest.skip("real corpus: run in the native pass only (see the module docstring)")
+    if not CHECK.is_file():
+        pytest.skip("../shared not found: corpus check skipped")
+    fates: dict[str, tuple[list[str], list[str]]] = {}
+    passed, lines = run_in_process(IN_PROCESS["real"], fates)
+    return passed, lines, fates
+
+
+def test_real_documents_fire_no_rule_the_text_forbids_and_keep_what_passes(
+        real_run: tuple[int, list[str], dict[str, tuple[list[str], list[str]]]]) -> None:
+    passed, lines, _ = real_run
     extra = [line for line in lines if line.startswith("FAIL") and "extra" in line]
     assert extra == [], "\n".join(extra)
     assert not [line for line in lines if line.startswith("COMPILE FAIL")]
     assert passed >= REAL_FLOOR, "\n".join(lines[-40:])
 
 
-def _fates(folder: Path) -> tuple[list[str], list[str]]:
+def _fates(summary_json: str, bundle: Path) -> tuple[list[str], list[str]]:
     """(texts of the compiled rules' sources, texts of the statements listed as unreadable
-    or needing review) of one domain, normalised."""
-    import contextlib
-    import io
-    import tempfile
+    or needing review) of one domain's compile, normalised."""
+    from rulec.runtime.bundle.loader import load_bundle
 
-    from rulec.compiler.cli import main as rulec_main
-
-    out = io.StringIO()
-    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(out), (
-            contextlib.redirect_stderr(io.StringIO())):
-        assert rulec_main(["compile", str(folder), "-o", f"{tmp}/b.bundle", "--json"]) == 0
-        assert rulec_main(["extract", str(folder), "-o", f"{tmp}/r.jsonl"]) == 0
-        rules = [_norm(json.loads(line)["source"]["text"])
-                 for line in Path(f"{tmp}/r.jsonl").read_text().splitlines()]
-    summary = json.loads(out.getvalue().splitlines()[0])
+    summary = json.loads(summary_json.splitlines()[0])
     listed = [_norm(p["text"]) for p in summary["problems"] if p["kind"] != "note"]
+    rules = [_norm(r.source["text"]) for r in load_bundle(bundle).rules]
     return rules, listed
 
 
@@ -204,17 +216,18 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-def test_no_readable_rule_like_sentence_of_a_real_document_is_a_silent_miss():
+def test_no_readable_rule_like_sentence_of_a_real_document_is_a_silent_miss(
+        real_run: tuple[int, list[str], dict[str, tuple[list[str], list[str]]]]) -> None:
     """Every piece the labellers found rule-like, with one reading, is compiled or listed
     for the engineer (unreadable or needs review), never silently descriptive."""
-    if os.environ.get("RULEC_PUREPYTHON") == "1":
-        pytest.skip("real corpus: run in the native pass only (see the module docstring)")
+    fates = real_run[2]
     folder = IN_PROCESS["real"]
     pieces = [json.loads(line) for line in (folder / "rule_like.jsonl").read_text().splitlines()
               if line.strip()]
     silent = []
     for domain in sorted({p["domain"] for p in pieces}):
-        rules, listed = _fates(folder / domain)
+        assert domain in fates, f"{domain}: not compiled by the corpus check"
+        rules, listed = fates[domain]
         for piece in (p for p in pieces if p["domain"] == domain and p["readable"]):
             text = _norm(piece["piece"])
             if not any(text in t or t in text for t in rules + listed):
