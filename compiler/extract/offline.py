@@ -283,6 +283,12 @@ _HISTORY = re.compile(
 _TYPICAL = re.compile(r"\b(?:typical(?:ly)?|normally|usually|nominal(?:ly)?|approx\.|"
                       r"approximately|on average|in normal operation)\b", re.IGNORECASE)
 _DEFINITION = re.compile(r"\b(?:means|is defined as|are defined as|refers to)\b", re.IGNORECASE)
+# A sentence that defines a term: "*Low-stress pipeline* means a hazardous liquid pipeline
+# that is operated ... at a stress level of 20 percent or less of ...".  Its comparisons say
+# what the term covers, never when something must be done ("by means of" is no definition).
+_DEFINES_A_TERM = re.compile(
+    r"^(?:[^,;:.]{1,120}?)\b(?:means|is defined as|are defined as|refers to)\b(?! of\b)",
+    re.IGNORECASE)
 # An exception or a condition the statement leaves to another paragraph, or to someone's
 # decision: the rule cannot be read from this sentence alone.
 _CROSS_EXCEPTION = re.compile(
@@ -949,6 +955,10 @@ def _extract_statement(
         body = _without_tag_brackets(body, params)
     if _EXAMPLE.search(body):
         out.describe(st, "an example or a hypothetical, not a rule")
+        return
+    defined = _DEFINES_A_TERM.match(body)
+    if defined and not _MODAL.search(defined.group(0)):
+        out.describe(st, "a definition")
         return
     inhibit: tuple[str, tuple[str, ...]] | None = None
     said = _INHIBITED.search(body) if "inhibit" in body.lower() else None

@@ -58,7 +58,11 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("min", r"min(?:imum)?\.?(?:\s+(?:limit|value|level|allowed|permitted|alarm))?|"
                 r"low(?:er)?(?:\s+(?:limit|alarm|threshold))?|lo|lower bound"),
         ("max", r"max(?:imum)?\.?(?:\s+(?:limit|value|level|allowed|permitted|alarm))?|"
-                r"high(?:er)?(?:\s+(?:limit|alarm|threshold))?|hi|upper(?:\s+(?:limit|bound))?"),
+                r"high(?:er)?(?:\s+(?:limit|alarm|threshold))?|hi|upper(?:\s+(?:limit|bound))?|"
+                # regulatory maximums by their initials: maximum contaminant level, maximum
+                # residual disinfectant level, permissible exposure limit, ceiling
+                r"mcl|mrdl|pel|ceiling(?:\s+limit)?|"
+                r"max(?:imum)?\.?\s+(?:contaminant|residual disinfectant)\s+levels?"),
         ("range", r"(?:normal|operating|allowed|allowable|permitted|acceptable|safe|green|"
                   r"limit)?\s*(?:range|band|limits|window)"),
         ("unit", r"units?|uom|unit of measure(?:ment)?"),
