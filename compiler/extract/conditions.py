@@ -464,6 +464,13 @@ def parse_condition(
         # would fire more often than written: refuse it instead.
         return ParsedCondition(None, atoms, duration, problems=[
             f"part of the condition is not a comparison with a number: {left_out!r}"])
+    tail = _requirement_tail(text, tokens, atoms, consumed, resolve) if trailing_action and any(
+        a.requirement for a in atoms) else ""
+    if tail:
+        # "shall be held at 40 °F. or less, except for product to be pasteurized",
+        # "shall not exceed 3.34 × 10−3 percent of the exposure rate": what the requirement
+        # says after its threshold is part of it
+        return ParsedCondition(None, atoms, duration, problems=[tail], needs_review=True)
     unplaced = _unplaced_part(text, tokens, atoms, consumed, trailing_action, duration)
     if unplaced:
         # Every number and time phrase of a condition has a role; one left over would be
@@ -570,9 +577,19 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     if trailing_action:
         return ""
     after = [t for i, t in enumerate(tokens) if i > atoms[-1].last and i not in consumed]
+    relative = any(t.low in _RELATIVE_PRONOUNS for t in tokens[:atoms[0].first])
     words = [t.low for t in after]
     for k, word in enumerate(words):
         if word in joins and content(words[k + 1:k + 4]) and not _noun_coordination(words, k):
+            return " ".join(t.text for t in after[k:k + 6])
+        if word in _SUBORDINATORS and content(words[k + 1:k + 5]):
+            # "If the oil temperature is above 90 °C when the engine is running": a clause
+            # of the condition that names nothing a parameter measures
+            return " ".join(t.text for t in after[k:k + 6])
+        if word in _FINITE and relative and content(words[k + 1:k + 3]):
+            # "Whenever a segment that is operated at a hoop stress level of 30 percent or
+            # more is spike tested under this part": the comparison is in a relative
+            # clause of the subject; what is said of the subject is not read
             return " ".join(t.text for t in after[k:k + 6])
         if word in ("unless", "except") and content(words[k + 1:k + 5]):
             # "A closed bell is used at depths greater than 300 fsw, except when diving is
@@ -581,6 +598,11 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     return ""
 
 
+# Words that open a clause of a condition after its comparison; a clause they open that
+# no comparison or state reads is a condition left out.
+_SUBORDINATORS = frozenset({"when", "whenever", "if", "once", "before", "until"})
+_FINITE = frozenset({"is", "are", "was", "were", "has", "have"})
+_RELATIVE_PRONOUNS = frozenset({"that", "which", "who", "whose"})
 _PREPOSITIONS = frozenset({"in", "of", "on", "at", "from", "for", "into", "inside"})
 _NP_DETERMINERS = frozenset({"a", "an", "the", "any", "each", "every"})
 
@@ -590,6 +612,8 @@ def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
     preposition ("in a blood or breath specimen", "exposure to impulsive or impact noise"),
     where it names what is measured and is no second condition.  ``ending``: the phrase
     may go on (the words before a comparison)."""
+    if _paired_modifiers(words, k):
+        return True
     if k < 2 or words[k - 2] not in _PREPOSITIONS | _NP_DETERMINERS | {"to"}:
         return False
     if words[k - 2] in _NP_DETERMINERS and (k < 3 or words[k - 3] not in _PREPOSITIONS):
@@ -598,6 +622,27 @@ def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
     plain = [w for w in (words[k - 1], *rest) if w not in _CONNECTIVES and w not in _VERB_GAP
              and w not in _NP_DETERMINERS]
     return 1 <= len(rest) <= 2 and len(plain) == 1 + len(rest)
+
+
+# Endings two modifiers of one noun share: "ascending or descending grades", "operative
+# and effective brakes", "impulsive or impact noise" is read by the preposition rule.
+_MODIFIER_ENDINGS = ("ing", "ed", "ive", "al", "ous", "ic", "ble", "ary", "ful", "ent", "ant")
+
+
+def _paired_modifiers(words: list[str], k: int) -> bool:
+    """Whether the "or"/"and" at ``words[k]`` joins two modifiers of the same form before
+    the noun they both qualify ("when ascending or descending grades in excess of 10
+    percent", "have operative and effective brakes"): one phrase, no second condition."""
+    if k < 1 or k + 2 >= len(words):
+        return False
+    left, right, head = words[k - 1], words[k + 1], words[k + 2]
+    if any(w in _CONNECTIVES or w in _VERB_GAP or w in _NP_DETERMINERS
+           for w in (left, right, head)):
+        return False
+    if not all(w.isalpha() for w in (left, right, head)):
+        return False
+    return any(left.endswith(e) and right.endswith(e) and len(left) > len(e) + 2
+               and len(right) > len(e) + 2 for e in _MODIFIER_ENDINGS)
 
 
 def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consumed: set[int],
@@ -692,6 +737,53 @@ def _order_target(tokens: list[Token], atom: FoundAtom) -> bool:
             setter = setter or low in _ORDER_VERBS
         k -= 1
     return setter and atom.first > 0 and tokens[atom.first - 1].low == "to"
+
+
+# The window a quantity is counted in, not a condition: "during the 24-hour period that
+# precedes ...", "during any calendar year".
+_WINDOW = re.compile(r"(?:the|any|each|a|every)\s+(?:\S+\s+)?(?:period|calendar|year|month|"
+                     r"week|day|shift|quarter)\b")
+# How a quantity is measured, not when the rule applies: "when measured at any point on
+# a major tread groove", "if measured at another body site".
+_HOW_MEASURED = frozenset({"measured", "tested", "taken", "determined", "sampled", "averaged",
+                           "calculated", "computed", "corrected", "expressed", "read"})
+_EXCEPTING = frozenset({"except", "excepting", "excluding", "unless", "save"})
+
+
+def _requirement_tail(text: str, tokens: list[Token], atoms: list[FoundAtom],
+                      consumed: set[int], resolve: Callable[[str], tuple[str, str] | None]
+                      ) -> str:
+    """Why the words after a requirement's last threshold are part of it and not read, or
+    "": an exception, a condition, a number with no role, or a threshold said as a share
+    of another quantity ("percent of the exposure rate")."""
+    asides = _asides(tokens)
+    last = atoms[-1]
+    end = next((k for k in range(last.last + 1, len(tokens))
+                if tokens[k].text in (";", ":") or tokens[k].text == "." and k + 1 < len(tokens)),
+               len(tokens))  # a clause after a semicolon is a statement of its own
+    rest = [(k, t) for k, t in enumerate(tokens[:end]) if k > last.last and k not in consumed
+            and k not in asides]
+    words = [t.low for _, t in rest]
+    for n, (k, tok) in enumerate(rest):
+        ahead = [w for w in words[n + 1:n + 5] if w not in _CONNECTIVES]
+        if tok.low in _EXCEPTING or (tok.low == "other" and words[n + 1:n + 2] == ["than"]):
+            return (f"an exception after the requirement is not read: "
+                    f"{_span(text, tokens, k, k + 6)!r}")
+        if tok.low in _SUBORDINATORS and ahead and not _WINDOW.match(
+                " ".join(words[n + 1:n + 6])) and words[n + 1:n + 2] != [] and (
+                words[n + 1] not in _HOW_MEASURED):
+            return (f"a condition after the requirement is not read: "
+                    f"{_span(text, tokens, k, k + 6)!r}")
+        if tok.kind == "num" and tok.unit is not None and not _names_a_thing(tokens, k):
+            return (f"a number after the requirement has no role: "
+                    f"{_span(text, tokens, k - 2, k + 3)!r}")
+    if words[:1] == ["of"] and words[1:2] and words[1] in _NP_DETERMINERS and (
+            last.unit is not None and last.unit.dimension == "ratio"):
+        named = resolve(" ".join(t.text for _, t in rest[1:7] if t.kind == "word"))
+        if named is None or named[0] != last.param:
+            return (f"a threshold relative to another quantity is not read: "
+                    f"{_span(text, tokens, last.first, last.last + 5)!r}")
+    return ""
 
 
 def _asides(tokens: list[Token]) -> set[int]:

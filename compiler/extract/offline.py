@@ -25,6 +25,7 @@ from rulec.compiler.extract.conditions import (
     tokenize,
     unread_state,
 )
+from rulec.compiler.extract.spec_lines import spec_line_sentences
 from rulec.compiler.model.parameters import ParameterTable, words_of
 from rulec.compiler.model.rules import Atom, Condition, Not, Rule, Step
 from rulec.compiler.model.units import Unit, units_compatible
@@ -86,7 +87,7 @@ _RULE_WORDS = re.compile(
 )
 _MAX_MIN = re.compile(
     r"^(?:the\s+)?(?P<kind>maximum|max\.?|upper limit(?: of| for)?|minimum|min\.?|"
-    r"lower limit(?: of| for)?)\s+(?P<phrase>[^:=]+?)\s*(?::|=|,(?=\s*[+\-−]?\d)|\bis\b|"
+    r"lower limit(?: of| for)?)\s+(?P<phrase>[^:=]+?)\s*(?::|=|(?<!\d),(?=\s*[+\-−]?\d)|\bis\b|"
     r"\bshall be\b|\bmust be\b|\bof\b)\s*(?P<rest>[+\-−]?\d.*)$",
     re.IGNORECASE,
 )
@@ -426,7 +427,8 @@ def extract(
             if led is None:
                 continue
             st = led
-        if index in procedure_items or st.kind == "heading" and not _limit_line(st.text):
+        if index in procedure_items or st.kind == "heading" and not _limit_line(st.text) and (
+                not _spec_parts(st, params)):
             continue
         if st.kind == "title" and not _conditional_title(st.text):
             _title_not_read(st, params, out)
@@ -451,6 +453,11 @@ def extract(
 # ---------------------------------------------------------------- compound statements
 
 
+# A word that opens a condition: a sentence with one is no account of the past.
+_CONDITION_WORD = re.compile(r"\b(?:if|when|whenever|while|unless|once|should)\b",
+                             re.IGNORECASE)
+
+
 def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
                     ) -> list[Statement]:
     """One statement that says two rules, as two readings of the same text:
@@ -458,6 +465,9 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
     200 µm must be reported, and the unit is to be shut down in case X exceeds 300 µm".
     Otherwise the statement itself."""
     text = st.parse_text or st.text
+    spec = _spec_parts(st, params)
+    if spec:
+        return spec
     if ":" in text:
         listed = _listed_triggers(_clean(text))
         if listed:
@@ -475,6 +485,19 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
         if len(trial.rules) != 1 or any(p.fatal for p in trial.problems):
             return [st]
     return parts
+
+
+def _spec_parts(st: Statement, params: ParameterTable) -> list[Statement]:
+    """A spec or limitation line's pairs of label and limits, each said as a constraint
+    ("Pump speed: max. 1,900 rpm; oil temperature: max. 70 °C"); [] when the line is not
+    one, or is one limitation line that _max_min reads as it is."""
+    text = _ENUMERATOR.sub("", _clean(st.parse_text or st.text))
+    if not re.search(r"\d", text):
+        return []
+    sentences = spec_line_sentences(text, params)
+    if len(sentences) == 1 and _max_min(text.rstrip(".")) is not None:
+        return []
+    return [replace(st, parse_text=sentence) for sentence in sentences]
 
 
 _AND_CLAUSE = re.compile(r",\s+and\s+(?=(?:the|a|an|this|it|all|any)\s)", re.IGNORECASE)
@@ -955,6 +978,11 @@ def _extract_statement(
         body = _without_tag_brackets(body, params)
     if _EXAMPLE.search(body):
         out.describe(st, "an example or a hypothetical, not a rule")
+        return
+    if ":" not in body and _HISTORY.search(body) and not _MODAL.search(body) and not (
+            _CONDITION_WORD.search(body)):
+        # "The limit was raised from 80 °C to 85 °C in revision B": what a limit was
+        out.describe(st, "revision history, not a limit")
         return
     defined = _DEFINES_A_TERM.match(body)
     if defined and not _MODAL.search(defined.group(0)):

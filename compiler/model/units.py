@@ -76,6 +76,7 @@ _NO_FOLD_DIMENSIONS = {"information"}  # "MB" vs "mb": never guess the case
 _NOT_IN_PROSE = {
     "in", "us", "at", "a", "y", "1", "ratio", "fraction", "deg", "degree", "degrees",
     "°", "B", "N", "S", "mo", "mon", "none", "um", "#", "var", "bit", "bits", "Mach", "mach",
+    "R", "As",
 }
 # fmt: on
 # Spellings read in prose only as written: their lower case is a common word ("oF" is
@@ -92,6 +93,7 @@ _PREFIXES: dict[str, tuple[Fraction, str]] = {
     "m": (Fraction(1, 1000), "milli"),
     "µ": (Fraction(1, 10**6), "micro"),
     "n": (Fraction(1, 10**9), "nano"),
+    "p": (Fraction(1, 10**12), "pico"),
 }
 _MICRO_SPELLINGS = ("µ", "μ", "u")  # micro sign, Greek mu, ASCII u (manifest only)
 
@@ -198,7 +200,7 @@ _PSI = Fraction("0.45359237") * Fraction("9.80665") / Fraction("0.0254") ** 2
 _MMHG = Fraction(101325, 760)
 _unit("Pa", "pressure", 1, names=_s("pascal"), prefixes="hkMG")
 _unit("bar", "pressure", 100000, names=_s("bar"), prefixes="µm")
-_unit("psi", "pressure", _PSI, aliases=["lbf/in2", "lbf/in²"],
+_unit("psi", "pressure", _PSI, aliases=["lbf/in2", "lbf/in²", "p.s.i.", "p.s.i"],
       names=["pounds per square inch", "pound per square inch"])
 _unit("psia", "pressure", _PSI)  # gauge vs absolute is not reconciled: see docs
 _unit("psig", "pressure", _PSI)
@@ -319,6 +321,19 @@ _unit("rem", "dose equivalent", Fraction(1, 100), aliases=["rems"], names=["rem"
 _unit("mrem", "dose equivalent", Fraction(1, 100_000), aliases=["mrems"],
       names=["millirem", "millirems"])
 _unit("Bq", "activity", 1, names=_s("becquerel"), prefixes="kM")
+# The curie of US rules (40 CFR 141: "5 pCi/L"): 3.7 × 10^10 Bq exactly.
+_unit("Ci", "activity", 37_000_000_000, names=_s("curie"), prefixes="mµnp")
+# The roentgen of x-ray rules (21 CFR 1020): 2.58 × 10^-4 C/kg exactly.  Alone, "R" is
+# too common a letter to be read in prose; its rates are written out so that "R/min"
+# is never read as revolutions per minute.
+_unit("R", "exposure", Fraction("0.000258"), names=_s("roentgen"), prefixes="m")
+for _r, _den, _seconds in (("R", "s", 1), ("R", "min", 60), ("R", "h", 3600),
+                           ("mR", "s", 1), ("mR", "min", 60), ("mR", "h", 3600)):
+    _scale = _EXACT[_r].scale / _seconds
+    _unit(f"{_r}/{_den}", "exposure/time", _scale,
+          aliases=[f"{_r}/hr"] if _den == "h" else [])
+_unit("As", "electric charge", 1, prefixes="m")  # the mAs of an x-ray exposure
+_unit("kVp", "voltage", 1000, names=["kilovolt peak", "kilovolts peak"])
 _unit("dB", "level (dB)", 1, names=_s("decibel"))
 _unit("dBA", "sound level (dB(A))", 1, aliases=["dB(A)", "dB A"])
 _unit("dBm", "power level (dBm)", 1)
@@ -627,6 +642,8 @@ def _resolve(text: str) -> tuple[Unit | None, str]:
     unit = _lookup(key)
     if unit is not None:
         return unit, ""
+    if key.startswith("/"):
+        key = "1" + key  # "/ml": so many a millilitre
     parts = re.split(r"\s*/\s*|\s+per\s+", key, flags=re.IGNORECASE)
     if len(parts) > 1:
         return _resolve_quotient(parts)
