@@ -167,7 +167,7 @@ _TIME_DIMENSIONS = ("time", "calendar")
 
 @dataclass
 class Token:
-    kind: str  # "num" | "word" | "sym" | "punct"
+    kind: str  # "num" | "word" | "sym" | "punct" | "cite" (a cited paragraph: "(a)(2)")
     text: str
     start: int
     end: int
@@ -200,6 +200,7 @@ class FoundAtom:
     phase: bool = False  # said as a phase ("during takeoff", "while the X is S"): when a rule
     # applies, never what must hold
     dwell: tuple[str, Decimal] | None = None  # with states: and in them (op, value) long
+    name_start: int | None = None  # where its name starts when an alias holds "and"/"or"
 
 
 @dataclass
@@ -285,7 +286,59 @@ def tokenize(text: str) -> list[Token]:
                         tok.end = pos = completed.end()
                 matches = _TOKEN.finditer(text, pos)
         tokens.append(tok)
+    _citations_as_names(tokens)
     return tokens
+
+
+# Words after which a number names a part of a document, never a quantity: "under
+# § 195.406", "section 20.1201", "paragraph 4", "Part 141", "49 CFR 192".
+_CITATION_WORDS = frozenset({"section", "sections", "part", "parts", "subpart", "subparts",
+                             "appendix", "chapter", "title", "amdt", "cfr", "usc", "fr"})
+
+
+def _citations_as_names(tokens: list[Token]) -> None:
+    """Numbers of a citation become words (identifiers), so that no reading takes the
+    "195.406" of "established under § 195.406" for a threshold; the paragraphs of a
+    cited section ("§ 141.74 (a)(2) and (b)(5)") become citation tokens, which no reading
+    takes for a word of a condition."""
+    _cite_paragraphs(tokens)
+    for k, tok in enumerate(tokens):
+        if tok.kind != "num" or tok.unit is not None:
+            continue
+        before = tokens[k - 1].low if k > 0 else ""
+        after = tokens[k + 1].low if k + 1 < len(tokens) else ""
+        if "§" in tok.gap or before in _CITATION_WORDS or after in ("cfr", "u.s.c", "usc") or (
+                k > 0 and tokens[k - 1].kind == "word" and "§" in tokens[k - 1].gap
+                and before in ("and", "or", "through", "to")):
+            tok.kind, tok.value = "word", None
+        elif 1 < k < len(tokens) - 1 and tokens[k - 1].text == "(" and (
+                tokens[k + 1].text == ")") and (tokens[k - 2].text == ")" or (
+                tokens[k - 2].kind == "word" and "§" in "".join(
+                    t.gap for t in tokens[max(0, k - 4):k - 1]))):
+            # "§ 141.74 (a)(2)": a paragraph of the cited section
+            tok.kind, tok.value = "word", None
+
+
+def _cite_paragraphs(tokens: list[Token]) -> None:
+    k = 0
+    while k < len(tokens):
+        if "§" not in tokens[k].gap or tokens[k].kind not in ("num", "word"):
+            k += 1
+            continue
+        j = k + 1
+        while j < len(tokens):
+            if tokens[j].text == "(" and j + 2 < len(tokens) and tokens[j + 2].text == ")" and (
+                    len(tokens[j + 1].text) <= 4):
+                for m in range(j, j + 3):
+                    tokens[m].kind = "cite"
+                j += 3
+            elif tokens[j].low in ("and", "or", "through", ",") and j + 1 < len(tokens) and (
+                    tokens[j + 1].text == "(") and j > k + 1:
+                tokens[j].kind = "cite"
+                j += 1
+            else:
+                break
+        k = j
 
 
 def _restated_unit(text: str, pos: int, value: Decimal | None) -> tuple[Unit, int] | None:
@@ -422,6 +475,8 @@ def parse_condition(
         return ParsedCondition(None, [], duration, problems=["no comparison with a number"])
     if states:
         atoms = sorted([*atoms, *states], key=lambda a: a.first)
+    if known is not None:
+        _names_holding_a_conjunction(tokens, atoms, known)
     _name_atoms(text, tokens, atoms, resolve, resolve_by_unit, problems)
     if any(a.param is None for a in atoms):
         return ParsedCondition(None, atoms, duration, problems=problems)
@@ -458,7 +513,8 @@ def parse_condition(
         condition = _build(_structure(tokens, atoms))
         violation = False
     first_phrase_tok = _phrase_start(tokens, atoms, 0)
-    left_out = _clause_left_out(tokens, atoms, first_phrase_tok, consumed, trailing_action)
+    left_out = _clause_left_out(tokens, atoms, first_phrase_tok, consumed, trailing_action,
+                                known)
     if left_out:
         # A joined clause without a comparison would be silently dropped, and the rule
         # would fire more often than written: refuse it instead.
@@ -535,8 +591,10 @@ _RELATIVE = frozenset({"where", "which", "who", "whom", "whose", "that"})
 
 
 def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
-                     consumed: set[int], trailing_action: bool) -> str:
-    """Words joined by and/or/while before the first or after the last comparison."""
+                     consumed: set[int], trailing_action: bool,
+                     known: Callable[[str], bool] | None = None) -> str:
+    """Words joined by and/or/while before the first or after the last comparison; an
+    "and" inside a parameter's alias ("Total Nitrate and Nitrite") joins nothing."""
     joins = ("and", "or", "while", "whilst")
     filler = ("the", "a", "an", "it", "so", "then", "either", "both")
 
@@ -570,6 +628,9 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
                 words + [t.low for t in tokens[first:first + 2] if t.kind == "word"], k,
                 ending=True):
             continue  # "Exposure to impulsive or impact noise should not exceed ..."
+        if word in ("and", "or") and known is not None and _inside_alias(
+                words + [t.low for t in tokens[first:first + 8] if t.kind == "word"], k, known):
+            continue
         if word in joins + ("unless", "except") and content(words[:k]):
             if trailing_action and any(w in _RELATIVE for w in words[:k]):
                 continue  # "The air in every place where persons work or travel shall ..."
@@ -605,6 +666,15 @@ _FINITE = frozenset({"is", "are", "was", "were", "has", "have"})
 _RELATIVE_PRONOUNS = frozenset({"that", "which", "who", "whose"})
 _PREPOSITIONS = frozenset({"in", "of", "on", "at", "from", "for", "into", "inside"})
 _NP_DETERMINERS = frozenset({"a", "an", "the", "any", "each", "every"})
+
+
+def _inside_alias(words: list[str], k: int, known: Callable[[str], bool]) -> bool:
+    """Whether ``words[k]`` lies inside a run of words that is a parameter's alias."""
+    for first in range(max(0, k - 6), k):
+        for last in range(k + 1, min(len(words), first + 9)):
+            if known(" ".join(words[first:last + 1])):
+                return True
+    return False
 
 
 def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
@@ -1634,11 +1704,35 @@ def _modal_before(words: list[str], k: int) -> bool:
 # ---------------------------------------------------------------- parameters
 
 
+def _names_holding_a_conjunction(tokens: list[Token], atoms: list[FoundAtom],
+                                 known: Callable[[str], bool]) -> None:
+    """Names that are an alias with "and"/"or" inside ("Total Nitrate and Nitrite | 10"):
+    the whole alias names the parameter, not the words after its conjunction."""
+    for n, atom in enumerate(atoms):
+        if atom.states:
+            continue
+        start = _phrase_start(tokens, atoms, n)
+        lower = atoms[n - 1].last + 1 if n > 0 else 0
+        if start - 1 <= lower or tokens[start - 1].low not in ("and", "or"):
+            continue
+        names = [t for t in tokens[start:atom.first] if t.kind == "word"]
+        for first in range(start - 2, max(lower, start - 8) - 1, -1):
+            if tokens[first].kind in ("punct", "num"):
+                break
+            head = [t.text for t in tokens[first:start] if t.kind == "word"]
+            if any(known(" ".join(head + [t.text for t in names[:m]]))
+                   for m in range(1, len(names) + 1)):
+                atom.name_start = first
+                break
+
+
 def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
     """First token of the words naming atom n's parameter (a state comparison's own first
     token: it names its parameter itself)."""
     if atoms[n].states:
         return atoms[n].first
+    if atoms[n].name_start is not None:
+        return atoms[n].name_start
     lower_bound = atoms[n - 1].last + 1 if n > 0 else 0
     k = atoms[n].first
     while k > lower_bound:
@@ -1809,9 +1903,15 @@ def _name_before_an_aside(tokens: list[Token], close: int, lower: int,
     occupational exposure of a declared pregnant woman, does not exceed 0.5 rem": the
     name stands before an aside set off by commas (one with no number of its own)."""
     opening = close - 1
-    while opening > lower and tokens[opening].kind != "punct":
+    depth = 0
+    while opening > lower and (tokens[opening].kind != "punct" or depth or
+                               tokens[opening].text in ("(", ")")):
         if tokens[opening].kind == "num":
             return None
+        if tokens[opening].text == ")":
+            depth += 1  # "measured as specified in § 141.74 (a)(2) and (b)(5)": a citation's
+        elif tokens[opening].text == "(":  # brackets are part of the aside
+            depth = max(depth - 1, 0)
         opening -= 1
     if opening <= lower or tokens[opening].text != "," or opening == close - 1:
         return None

@@ -288,7 +288,7 @@ _DEFINITION = re.compile(r"\b(?:means|is defined as|are defined as|refers to)\b"
 # that is operated ... at a stress level of 20 percent or less of ...".  Its comparisons say
 # what the term covers, never when something must be done ("by means of" is no definition).
 _DEFINES_A_TERM = re.compile(
-    r"^(?:[^,;:.]{1,120}?)\b(?:means|is defined as|are defined as|refers to)\b(?! of\b)",
+    r"^(?:[^,;:.]{0,120}?)\b(?:means|is defined as|are defined as|refers to)\b(?! of\b)",
     re.IGNORECASE)
 # An exception or a condition the statement leaves to another paragraph, or to someone's
 # decision: the rule cannot be read from this sentence alone.
@@ -870,6 +870,14 @@ def _looks_like_rule(text: str) -> bool:
 # ---------------------------------------------------------------- one statement
 
 
+# A paragraph's run-in heading in italics before its first sentence ("(e) *MCL for
+# uranium.* The maximum contaminant level for uranium is 30 µg/L."): a title, no part
+# of the sentence.
+_RUN_IN_HEADING = re.compile(
+    r"^((?:\s*\((?:\d{1,3}|[a-z]{1,2}|[ivxl]{1,5})\))*)\s*([*_]{1,2})[^*_\n]{1,100}?\.\2\s+"
+    r"(?=[A-Z(])")
+
+
 @functools.lru_cache(maxsize=4096)
 def _statement_body(text: str, kept: frozenset[str] = frozenset()
                     ) -> tuple[str | None, str | None, str]:
@@ -879,7 +887,7 @@ def _statement_body(text: str, kept: frozenset[str] = frozenset()
     step is a pure function of the text (a fuzzing campaign reads the same sentences over
     and over)."""
     text = _PARENTHETICAL.sub(lambda m: m.group(0) if m.group(0).strip() in kept else "",
-                              _clean(text))
+                              _clean(_RUN_IN_HEADING.sub(r"\1 ", text)))
     if "(" in text:
         text = _BASIS.sub("", text)
     if "(" in text:
