@@ -1731,8 +1731,9 @@ def _phrase_start(tokens: list[Token], atoms: list[FoundAtom], n: int) -> int:
     token: it names its parameter itself)."""
     if atoms[n].states:
         return atoms[n].first
-    if atoms[n].name_start is not None:
-        return atoms[n].name_start
+    named_from = atoms[n].name_start
+    if named_from is not None:
+        return named_from
     lower_bound = atoms[n - 1].last + 1 if n > 0 else 0
     k = atoms[n].first
     while k > lower_bound:
