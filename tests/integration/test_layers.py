@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (8, "rulec.compiler.llm"),
     (9, "rulec.compiler.build"),
     (10, "rulec.compiler.pipeline"),
+    (10, "rulec.compiler.ask"),  # questions in words, answered from a loaded bundle
     (11, "rulec.compiler.kb"),
     (11, "rulec.compiler.eval"),
     (11, "rulec.compiler.refine"),
