@@ -356,8 +356,9 @@ class Answerer:
     def _procedures(self, question: str) -> list[Procedure]:
         """Procedures whose title best matches the question's words (a word matches its
         own stem: "discharging" finds "Discharge"; "log in" finds "login")."""
-        asked = [w for w in words(question) if w not in _QUESTION_WORDS]
-        asked += [a + b for a, b in zip(asked, asked[1:], strict=False)]
+        said = words(question)
+        asked = [w for w in said if w not in _QUESTION_WORDS]
+        asked += [a + b for a, b in zip(said, said[1:], strict=False)]  # "log in": login
         scored: list[tuple[int, Procedure]] = []
         for proc in self.engine.procedures():
             title = words(proc.title) + [w for rid in proc.triggered_by

@@ -39,7 +39,8 @@ _WHAT_IF = re.compile(
 _ALLOWED = re.compile(
     r"\b(allowed|permitted|permissible|acceptable|ok|okay|safe|fine|compliant|legal|"
     r"within (the )?limits?|in limits|authori[sz]ed)\b|"
-    r"^\s*(can|may|could|should) (i|we|you|the|a|an|they)\b|\bam i allowed\b|"
+    r"(^|[:;,.]\s*)(can|may|could|should) (i|we|you|the|a|an|they|he|she|it|this)\b|"
+    r"\bam i allowed\b|"
     r"\bis it (ok|okay|safe|fine)\b", re.IGNORECASE)
 
 

@@ -134,6 +134,13 @@ class QuestionReader:
                                             op if op in ("==", ">", ">=", "<", "<=") else "=="))
             used.update(span)
         self._read_topics(tokens, words, used, reading)
+        for name in reading.topics:
+            states = self.table.params[name].states
+            if states and reading.values:
+                # a state named in words the bundle does not carry ("gear down"): never
+                # evaluated as if the parameter were absent
+                reading.problems.append(f"{name} is named but its state is not read "
+                                        f"(its states: {', '.join(states)})")
         return reading
 
     # ------------------------------------------------------------ discrete states
