@@ -40,6 +40,7 @@ with its file:line; if the lines say no rule applies, say so.
 Reply with a JSON object {"answer": "<your text>"} and nothing else."""
 BEGIN, END = "=== STATEMENTS ===", "=== END ==="
 _RULE_ID = re.compile(r"\b[RP]-[0-9a-f]{6,}\b")
+_CITATION = re.compile(r"\[[RP]-[0-9a-f]{6,}, [^\]]*\]")
 _WORD = re.compile(r"[a-z][a-z'-]{3,}")
 # Words a rewording may bring that name no action, value or parameter.
 WORDING = frozenset("""
@@ -77,31 +78,38 @@ class Verdict:
 
 
 def check_rewording(text: str, answer: AskAnswer, bundle: Bundle) -> Verdict:
-    """Whether ``text`` says nothing the answer's lines and cited sources do not."""
+    """Whether ``text`` says nothing the answer's lines and cited sources do not, and
+    keeps the citation of every rule the answer rests on."""
     if not text.strip():
         return Verdict(False, "the reworded answer is empty")
     allowed = "\n".join([*answer.sentences, *(c["source"].get("text", "")
                                                 for c in answer.cited())])
-    have = quantities(allowed)
-    for q in quantities(text):
+    ids, known_ids = set(_RULE_ID.findall(text)), set(_RULE_ID.findall(allowed))
+    if ids - known_ids:
+        return Verdict(False, "it cites " + ", ".join(sorted(ids - known_ids))
+                       + ", which the answer does not rest on")
+    altered = [c for c in _CITATION.findall(text) if c not in allowed]
+    if altered:
+        return Verdict(False, f"it changes the citation {altered[0]}")
+    dropped = {c["id"] for c in answer.cited()} - ids
+    if dropped:
+        return Verdict(False, "it drops the citation of " + ", ".join(sorted(dropped)))
+    said = _CITATION.sub(" ", text)
+    have = quantities(_CITATION.sub(" ", allowed))
+    for q in quantities(said):
         if not any(_same_quantity(q, a) for a in have):
-            shown = text[q.start:q.end] + (f" {q.written_unit.symbol}" if q.written_unit else "")
+            shown = said[q.start:q.end] + (f" {q.written_unit.symbol}" if q.written_unit
+                                           else "")
             return Verdict(False, f"it adds the number {shown.strip()!r}, which no retrieved "
                            "rule holds")
     table = parameter_table(bundle)
-    extra = set(table.named_in(text)) - set(table.named_in(allowed))
+    extra = set(table.named_in(said)) - set(table.named_in(allowed))
     extra -= set(_named_by_name(allowed, table.params))
     if extra:
         return Verdict(False, "it names the parameter(s) " + ", ".join(sorted(extra))
                        + ", which the retrieved rules do not")
-    ids, cited = set(_RULE_ID.findall(text)), set(_RULE_ID.findall(allowed))
-    if ids - cited:
-        return Verdict(False, "it cites " + ", ".join(sorted(ids - cited))
-                       + ", which the answer does not rest on")
-    if cited - ids:
-        return Verdict(False, "it drops the citation of " + ", ".join(sorted(cited - ids)))
     known = {_fold(w) for w in _WORD.findall(allowed.lower())}
-    new = sorted({w for w in _WORD.findall(text.lower())
+    new = sorted({w for w in _WORD.findall(said.lower())
                   if _fold(w) not in known and w not in WORDING and _fold(w) not in WORDING})
     if new:
         return Verdict(False, "it adds words no retrieved rule holds: " + ", ".join(new[:6]))
