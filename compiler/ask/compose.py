@@ -295,6 +295,10 @@ class Answerer:
         if topics and not found:
             out.sentences.append("No rule of the bundle has a condition on "
                                  + ", ".join(t.replace("_", " ") for t in topics) + ".")
+        if topics and found:
+            narrowed = self._narrowed(out.question, found)
+            if narrowed:
+                found = narrowed
         if topics and out.kind in ("what_if", "allowed"):
             out.sentences.append("Thresholds, lowest first:")
             found.sort(key=lambda i: self._threshold_key(i, topics[0]))
@@ -310,6 +314,19 @@ class Answerer:
                 if st.get("text"):
                     out.sentences.append(f"  (described: {st['text']} "
                                          f"[{st.get('file')}:{st.get('line')}])")
+
+    def _narrowed(self, question: str, found: list[int]) -> list[int]:
+        """Of the rules on a parameter, those whose action holds the question's other
+        words ("at what room temperature does the heater switch on?"); [] when the
+        question has no other words or no rule holds them all."""
+        alias = {w for name in self.reader.table.params for w in
+                 words(" ".join((*self.reader.table.params[name].aliases, name)))}
+        extra = [w for w in words(question) if w not in _QUESTION_WORDS and w not in alias
+                 and w not in _KIND_WORDS and not w.isdigit()]
+        if not extra:
+            return []
+        return [i for i in found
+                if all(_matches(w, words(self.bundle.rules[i].action)) for w in extra)]
 
     def _rules_on(self, name: str) -> list[int]:
         """Rules with a condition on the parameter (the graph's traversal), most severe
@@ -363,9 +380,15 @@ class Answerer:
         for proc in self.engine.procedures():
             title = words(proc.title) + [w for rid in proc.triggered_by
                                          for w in words(self._spec(rid).action)]
-            score = sum(1 for w in asked if any(_stem(w) == _stem(t) for t in title))
+            score = sum(1 for w in asked if _matches(w, title))
             if score:
                 scored.append((score, proc))
+        if not scored:  # the title says nothing asked: the steps' own words may
+            for proc in self.engine.procedures():
+                said = [w for s in proc.steps for w in words(s.text)]
+                score = sum(1 for w in asked if len(w) > 3 and _matches(w, said))
+                if score:
+                    scored.append((score, proc))
         if not scored:
             return []
         best = max(s for s, _ in scored)
@@ -416,10 +439,27 @@ a an the to for of and how do i in on procedure procedures checklist steps step 
 run what are is which rules rule concern concerns about me tell say says does manual
 there any when whenever should must can we you get go through follow list show limits
 limit apply applies involve mention govern cover relate regarding exist with that this
-it its be by or from up required requirements requirement statement statements
+it its be by or from up required requirements requirement statement statements us
+""".split())
+
+
+# Words that say what kind of question it is, never what it is about.
+_KIND_WORDS = frozenset("""
+at value level point number happens happen would will if trigger triggers triggered fire
+fires kick start starts apply applies become becomes allowed permitted acceptable ok okay
+safe fine eligible threshold thresholds next nearest closest much many high low far
+before until which rule rules concern concerns
 """.split())
 
 
 def _stem(word: str) -> str:
     """A crude stem for matching titles: "discharging", "discharge" -> "discharg"."""
     return re.sub(r"(ing|ed|es|e|s)$", "", word) if len(word) > 4 else word
+
+
+def _matches(word: str, said: list[str]) -> bool:
+    """A word stands among others as itself, its stem, or its first five letters
+    ("notified" and "notify", "normally" and "normal")."""
+    stem = _stem(word)
+    return any(stem == _stem(t) or (len(word) >= 5 and len(t) >= 5 and word[:5] == t[:5])
+               for t in said)

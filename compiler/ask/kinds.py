@@ -37,7 +37,7 @@ _WHAT_IF = re.compile(
     r"\b(next|nearest|closest) (threshold|limit|boundary)\b|\btrigger(s|ed)? at\b|"
     r"\bsuppose\b|\bimagine\b|\bhypothetically\b", re.IGNORECASE)
 _ALLOWED = re.compile(
-    r"\b(allowed|permitted|permissible|acceptable|ok|okay|safe|fine|compliant|legal|"
+    r"\b(allowed|permitted|permissible|acceptable|ok|okay|safe|fine|compliant|legal|eligible|"
     r"within (the )?limits?|in limits|authori[sz]ed)\b|"
     r"(^|[:;,.]\s*)(can|may|could|should) (i|we|you|the|a|an|they|he|she|it|this)\b|"
     r"\bam i allowed\b|"

@@ -36,6 +36,9 @@ exceeded exceeding passes passed goes up down value level equal equals greater m
 lower higher fewer least most happen happens happened occur occurs apply applies applied
 required require requires needed need needs action actions rule rules limit limits say says
 tell me us i we you please i'd there here same time times
+acceptable allowed permitted permissible ok okay safe fine eligible compliant legal
+run runs running operate operating operated work working aged old given suppose assume
+assuming imagine say let lets let's anything something everything nothing else now
 """.split())
 FILLER = frozenset(w for word in _FILLER_WORDS for w in words_of(word))
 _BOUNDARY_PUNCT = frozenset(",;:?.!()")
@@ -179,29 +182,34 @@ class QuestionReader:
         start = n
         while start > 0:
             prev = tokens[start - 1]
-            if prev.kind in ("num", "punct") and (prev.kind == "num" or prev.text in
-                                                  _BOUNDARY_PUNCT):
+            if prev.kind == "punct" and prev.text == ":" and start == n:
+                start -= 1  # "Failed login attempts: 5"
+                continue
+            if prev.kind == "num" or (prev.kind == "punct" and prev.text in _BOUNDARY_PUNCT):
                 break
             if prev.kind == "word" and words[start - 1] in _BOUNDARY_WORDS:
                 break
             start -= 1
         span = [k for k in range(start, n) if tokens[k].kind == "word"]
-        named = self._name(tokens, words, span, reading, tokens[n].unit)
-        if named is not None:
-            return named
-        if any(words[k] not in FILLER and words[k] not in _DURATION_LEAD for k in span):
-            return None  # words were there and named nothing (reported as unknown)
+        unit = tokens[n].unit
+        if any(words[k] not in FILLER for k in span):
+            return self._name(tokens, words, span, reading, unit)
         if span and words[span[-1]] in _DURATION_LEAD:
             return None  # "for more than 10 minutes": a duration, not a value
-        after = []
+        after: list[int] = []
         for k in range(n + 1, len(tokens)):
             if tokens[k].kind != "word" or words[k] in _BOUNDARY_WORDS:
                 break
-            after.append(k)
-        exact = self._exact(words, after)
-        if exact is not None:
+            if words[k] in FILLER and after:
+                break  # "40 units of stock on hand": the words right after the number
+            if words[k] not in FILLER or after:
+                after.append(k)
+        exact = self._exact(words, [k for k in range(after[0], min(len(tokens), after[0] + 8))
+                                    if tokens[k].kind == "word"]) if after else None
+        if exact is not None and exact[1][0] == after[0]:
             return exact
-        unit = tokens[n].unit
+        if after:
+            return self._name(tokens, words, after, reading, unit)
         if unit is None:
             return None
         hits = [name for name in self.table.params if self.table.params[name].unit_symbol and
@@ -225,36 +233,19 @@ class QuestionReader:
 
     def _name(self, tokens: list[Token], words: list[str], span: list[int], reading: Reading,
               unit: Unit | None) -> tuple[str, list[int]] | None:
-        """The parameter a run of words names: an alias word for word, else the run of
-        alias words nearest the end, read as the one parameter whose aliases hold them
-        all (the others' words in the question break a tie: "the chamber temperature is
-        820 °C and the pressure 45 psi" is the chamber pressure)."""
+        """The parameter a run of words names: an alias word for word, else the one
+        parameter whose aliases hold every word of the run that is not filler (the
+        others' words in the question break a tie: "the chamber temperature is 820 °C and
+        the pressure 45 psi" is the chamber pressure).  A word no alias holds makes the
+        phrase unknown: "the humidity in the warehouse" is no warehouse occupancy."""
         exact = self._exact(words, span)
         if exact is not None:
             return exact
-        run: list[int] = []
-        for k in reversed(span):
-            w = words[k]
-            if w in FILLER and not run:
-                continue
-            if any(w in said for said in self._alias_words.values()) and w not in FILLER:
-                run.insert(0, k)
-                continue
-            break
-        modifier: list[int] = []
-        first = run[0] if run else (span[-1] + 1 if span else 0)
-        for k in reversed([k for k in span if k < first]):
-            if words[k] in FILLER:
-                break
-            modifier.insert(0, k)
-        if not run:
-            if modifier:
-                reading.unknown.append(_phrase(tokens, modifier))
+        content = [k for k in span if words[k] not in FILLER]
+        if not content:
             return None
-        if modifier:
-            reading.unknown.append(_phrase(tokens, [*modifier, *run]))
-            return None
-        said = {words[k] for k in run}
+        phrase = _phrase(tokens, list(range(content[0], content[-1] + 1)))
+        said = {words[k] for k in content}
         hits = [name for name, have in self._alias_words.items() if said <= have]
         if unit is not None:
             hits = [h for h in hits if _fits(unit, self.table.params[h])]
@@ -265,8 +256,7 @@ class QuestionReader:
             top = max(s for s, _ in scored)
             hits = [h for s, h in scored if s == top]
         if len(hits) == 1:
-            return hits[0], run
-        phrase = _phrase(tokens, run)
+            return hits[0], content
         if hits:
             reading.ambiguous.append(f"{phrase!r} could be {_or(hits)}: name the parameter")
         else:
