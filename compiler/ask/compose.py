@@ -46,7 +46,8 @@ class AskAnswer:
     reading: Reading
     rules: list[dict[str, Any]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
-    procedures: list[dict[str, Any]] = field(default_factory=list)
+    procedures: list[dict[str, Any]] = field(default_factory=list)  # asked for (steps)
+    linked: list[dict[str, Any]] = field(default_factory=list)  # started by fired rules
     sentences: list[str] = field(default_factory=list)
     nearest: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
@@ -87,6 +88,8 @@ class AskAnswer:
         }
         if self.procedures:
             out["procedures"] = self.procedures
+        if self.linked:
+            out["linked_procedures"] = self.linked
         if self.reading.topics:
             out["parameters"] = self.reading.topics
         if self.reading.unknown:
@@ -120,7 +123,7 @@ class Answerer:
         question = " ".join(question.split())
         reading = self.reader.read(question)
         kind = question_kind(question, bool(reading.values or reading.ambiguous
-                                            or reading.problems))
+                                            or reading.problems or reading.numbers))
         out = AskAnswer(question, kind, reading)
         if reading.values:
             out.sentences.append("Read: " + reading.shown() + ".")
@@ -202,8 +205,9 @@ class Answerer:
             where = " ".join(cite(i, self._spec(i).source) for i in ids)
             out.sentences.append(f"Conflict: {conflict['message']} {where}".rstrip())
         for proc in result.procedures:
-            out.procedures.append(proc.to_json())
-            out.sentences.append(f"It starts the procedure {proc.title!r} "
+            # context, not an answer: the graph's triggers edge, as `rulec query` lists it
+            out.linked.append(proc.to_json())
+            out.sentences.append(f"The graph links it to the procedure {proc.title!r} "
                                  f"{cite(proc.id, proc.source)}: " + self._step_list(proc))
         self._related(out, result)
         if not result.rules or out.kind == "what_if":

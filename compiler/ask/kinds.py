@@ -31,7 +31,7 @@ _CONCERN = re.compile(
     re.IGNORECASE)
 _WHAT_IF = re.compile(
     r"\bwhat (happens|would happen|will happen|occurs|if|should happen)\b|"
-    r"\bat what (value|level|point|number|temperature|pressure|speed|rate|reading)\b|"
+    r"\bat what\b|"
     r"\b(when|where) does\b.{0,60}\b(trigger|fire|start|kick in|apply|become)\b|"
     r"\bhow (high|low|far|much|many)\b.{0,40}\b(before|until|can)\b|"
     r"\b(next|nearest|closest) (threshold|limit|boundary)\b|\btrigger(s|ed)? at\b|"

@@ -79,6 +79,7 @@ class Reading:
     unknown: list[str] = field(default_factory=list)  # phrases that name no parameter
     ambiguous: list[str] = field(default_factory=list)  # phrases two parameters could be
     problems: list[str] = field(default_factory=list)  # a unit that does not fit, ...
+    numbers: int = 0  # numbers written in the question, read or not
 
     @property
     def state(self) -> dict[str, float]:
@@ -121,6 +122,7 @@ class QuestionReader:
         for n, tok in enumerate(tokens):
             if tok.kind != "num" or tok.value is None:
                 continue
+            reading.numbers += 1
             found = self._subject(tokens, words, n, reading)
             if found is None:
                 continue

@@ -7,7 +7,9 @@ the source sentences of every rule, or the title of the procedure, a right answe
 empty when no rule answers or the question names what the bundle does not know), and
 optionally ``state`` (the point the question means, in manifest units, used to judge
 whether a cited rule holds there), ``boundary`` (true when the value stands at a
-threshold: these questions make threshold correctness) and ``note``.  The labels come
+threshold: these questions make threshold correctness), ``unknown`` (true when the
+question names what the bundle does not know: right only when the answer says so) and
+``note``.  The labels come
 from reading the manuals, never from running rulec.  Metrics as ``docs/evaluation.md``
 defines them, per kind.
 """
@@ -45,6 +47,7 @@ class LabelledQuestion:
     expect: tuple[str, ...]
     state: dict[str, Any] = field(default_factory=dict)
     boundary: bool = False
+    unknown: bool = False  # names what the bundle does not know: right only when said so
     note: str = ""
 
 
@@ -82,7 +85,7 @@ def load_questions(path: Path) -> list[LabelledQuestion]:
         seen.add(str(qid))
         out.append(LabelledQuestion(str(qid), str(domain), str(kind), str(question),
                                     tuple(expect), dict(state), bool(obj.get("boundary")),
-                                    str(obj.get("note", ""))))
+                                    bool(obj.get("unknown")), str(obj.get("note", ""))))
     if not out:
         raise EvaluationError(f"{path}: no questions")
     return out
@@ -96,6 +99,8 @@ class AskSystem:
 
     def __init__(self) -> None:
         self._answerers: dict[str, Any] = {}
+        self.kinds: dict[str, str] = {}  # question id: the kind the reader told
+        self.declined: set[str] = set()  # question ids answered "cannot read this"
 
     def prepare(self, domain: Domain) -> None:
         from rulec.compiler.ask.compose import Answerer
@@ -107,6 +112,9 @@ class AskSystem:
 
     def answer(self, domain: Domain, question: LabelledQuestion) -> list[Answer]:
         found = self._answerers[domain.name].ask(question.question)
+        self.kinds[question.id] = found.kind
+        if not found.answered:
+            self.declined.add(question.id)
         bundle = domain.bundle
         out = []
         for cited in found.cited():
@@ -241,8 +249,18 @@ def _run(name: str, run: QuestionRun, dense: str, repeat: int,
             latency = min(latency, (time.perf_counter() - started) * 1e6)
             if error:
                 break
-        out.outcomes.append(_scored(q, domain, answers,
-                                    latency if math.isfinite(latency) else 0.0, error))
+        outcome = _scored(q, domain, answers, latency if math.isfinite(latency) else 0.0,
+                          error)
+        if q.unknown and isinstance(system, AskSystem) and q.id not in system.declined:
+            # citing nothing is right only together with saying what is not known
+            outcome = replace(outcome, score=replace(outcome.score, exact=False))
+        out.outcomes.append(outcome)
+    if isinstance(system, AskSystem):
+        same = sum(1 for q in run.questions if system.kinds.get(q.id) == q.kind)
+        declined = sum(1 for q in run.questions if q.unknown and q.id in system.declined)
+        out.note = (f"kind read as labelled on {same} of {len(run.questions)} questions; "
+                    f"{declined} of {sum(q.unknown for q in run.questions)} questions naming "
+                    "what the bundle does not know answered with that")
     return out
 
 
