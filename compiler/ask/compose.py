@@ -230,7 +230,8 @@ class Answerer:
             out.sentences.append("Not without action: warning rules apply " + ", ".join(
                 cite(r.id, r.source) for r in warnings) + ".")
         elif result.rules:
-            out.sentences.append("No limit is violated, but rules apply (below).")
+            out.sentences.append("No constraint of the bundle is violated; these rules "
+                                 "apply and ask for action:")
         else:
             out.sentences.append("No rule of the bundle forbids this state or asks for an "
                                  "action in it (the bundle holds only what its manuals state).")

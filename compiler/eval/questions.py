@@ -312,6 +312,22 @@ def render_question_tables(run: QuestionRun) -> str:
     return "\n".join(lines)
 
 
+def kind_table(run: QuestionRun, metric: str = "exact_match") -> str:
+    """Markdown: one metric (default exact match) per system and kind of question."""
+    kinds = [k for k in KINDS if any(q.kind == k for q in run.questions)]
+    counts = {k: sum(q.kind == k for q in run.questions) for k in kinds}
+    lines = ["| system | " + " | ".join(f"{k} ({counts[k]})" for k in kinds) + " | all |",
+             "|---|" + "---|" * (len(kinds) + 1)]
+    for s in run.systems:
+        if s.status != "ok":
+            lines.append(f"| {s.name} | {s.status} |" + " |" * len(kinds))
+            continue
+        cells = [_pct(getattr(s.metrics(_of_kind(k)), metric)) for k in kinds]
+        lines.append(f"| {s.name} | " + " | ".join(cells)
+                     + f" | {_pct(getattr(s.metrics(), metric))} |")
+    return "\n".join(lines)
+
+
 def _of_kind(kind: str) -> Callable[[LabelledQuestion], bool]:
     return lambda q: q.kind == kind
 
