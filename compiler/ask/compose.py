@@ -286,7 +286,8 @@ class Answerer:
             for name in topics:
                 found += [i for i in self._rules_on(name) if i not in found]
         else:
-            wanted = [w for w in words(out.question) if w not in _QUESTION_WORDS]
+            wanted = [w for w in words(out.question)
+                      if w not in _QUESTION_WORDS and w not in _KIND_WORDS]
             found = [i for i, spec in enumerate(self.bundle.rules)
                      if spec.kind != "procedure" and wanted and
                      all(w in words(spec.action + " " + spec.source.get("text", ""))
@@ -310,6 +311,13 @@ class Answerer:
         elif topics:
             out.sentences.append(f"{len(found)} rule(s) concern "
                                  + ", ".join(t.replace("_", " ") for t in topics) + ":")
+        if out.kind == "allowed" and not topics:
+            banned = [i for i in found if self.bundle.rules[i].kind == "exclusion"]
+            if banned:
+                out.sentences.append("Not allowed together: " + "; ".join(
+                    f"{self.bundle.rules[i].source.get('text')} "
+                    f"{cite(self.bundle.rules[i].id, self.bundle.rules[i].source)}"
+                    for i in banned))
         for i in found:
             spec = self.bundle.rules[i]
             out.rules.append(self._rule_json(i))

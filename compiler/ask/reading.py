@@ -64,7 +64,8 @@ class ReadValue:
         here = format_value(self.value) + unit_suffix(self.unit)
         if len(here) > 24:
             here = f"{self.value:.6g}{unit_suffix(self.unit)}"
-        as_written = "" if _same_text(self.written, here) else f" ({self.written})"
+        as_written = "" if _same_text(self.written, here) or _same_text(
+            self.written, format_value(self.value)) else f" ({self.written})"
         op = "=" if self.op == "==" else self.op
         return f"{self.parameter} {op} {here}{as_written}"
 
@@ -128,7 +129,9 @@ class QuestionReader:
                 continue
             name, span = found
             if any(v.parameter == name for v in reading.values):
-                reading.problems.append(f"{name} is given twice; the first value is used")
+                twice = f"{name} is given more than once"
+                if twice not in reading.problems:
+                    reading.problems.append(twice)
                 continue
             value = self._value(name, tok, reading)
             if value is None:

@@ -214,3 +214,31 @@ def test_python_api(bundle_files, bundles):
     assert by_path.to_json()["rules"] and by_path.answer == by_bundle.answer
     assert isinstance(by_path.to_json()["answer"], str)
 
+
+
+def test_two_actions_an_exclusion_forbids_together(answerers):
+    a = answerers["rocket_engine"].ask(
+        "Is it allowed to arm the igniter and open the nitrogen purge valve?")
+    assert a.kind == "allowed"
+    assert a.templated.startswith("Not allowed together: Do not arm the igniter and open "
+                                  "the nitrogen purge valve at the same time. [R-")
+    assert [r["kind"] for r in a.rules] == ["exclusion"]
+
+
+def test_a_value_outside_the_sensor_range_is_a_fault_not_a_state(answerers):
+    a = answerers["rocket_engine"].ask("chamber temperature 5000 °C")
+    assert a.rules == []
+    assert "is a sensor fault (above range): no rule is judged on it." in a.templated
+
+
+def test_a_parameter_given_twice_is_not_answered(answerers):
+    a = answerers["rocket_engine"].ask("chamber temperature 820 °C and chamber temperature "
+                                       "900 °C")
+    assert not a.answered and a.rules == []
+    assert a.reading.problems == ["chamber_temperature is given more than once"]
+
+
+@pytest.mark.parametrize("question", ["", "???", "what?"])
+def test_a_question_with_nothing_to_read_is_not_answered(answerers, question):
+    a = answerers["rocket_engine"].ask(question)
+    assert not a.answered and a.rules == [] and a.sentences
