@@ -8,7 +8,8 @@ empty when no rule answers or the question names what the bundle does not know),
 optionally ``state`` (the point the question means, in manifest units, used to judge
 whether a cited rule holds there), ``boundary`` (true when the value stands at a
 threshold: these questions make threshold correctness), ``unknown`` (true when the
-question names what the bundle does not know: right only when the answer says so) and
+question names what the bundle does not know: right only when the answer says so, and a
+question without it is right only when the answer does not decline) and
 ``note``.  The labels come
 from reading the manuals, never from running rulec.  Metrics as ``docs/evaluation.md``
 defines them, per kind.
@@ -251,8 +252,9 @@ def _run(name: str, run: QuestionRun, dense: str, repeat: int,
                 break
         outcome = _scored(q, domain, answers, latency if math.isfinite(latency) else 0.0,
                           error)
-        if q.unknown and isinstance(system, AskSystem) and q.id not in system.declined:
-            # citing nothing is right only together with saying what is not known
+        if isinstance(system, AskSystem) and q.unknown != (q.id in system.declined):
+            # citing nothing is right only with the right reason: "the bundle does not
+            # know X" where it does not, "no rule applies" where it knows all it is asked
             outcome = replace(outcome, score=replace(outcome.score, exact=False))
         out.outcomes.append(outcome)
     if isinstance(system, AskSystem):
