@@ -142,7 +142,7 @@ class Answerer:
     def _readable(self, out: AskAnswer) -> bool:
         r = out.reading
         said = []
-        known = ", ".join(p.replace("_", " ") for p in self.reader.table.params)
+        known = self._known()
         for phrase in r.unknown:
             said.append(f"The bundle has no parameter {phrase!r} (it knows: {known}).")
         said += [f"Ambiguous: {a}." for a in r.ambiguous]
@@ -295,7 +295,7 @@ class Answerer:
             if not found:
                 out.sentences.append("The bundle has no rule about " + (
                     repr(" ".join(wanted)) if wanted else "that") + "; its parameters are "
-                    + ", ".join(p.replace("_", " ") for p in self.reader.table.params) + ".")
+                    + self._known() + ".")
                 out.answered = False
                 return
         if topics and not found:
@@ -439,6 +439,16 @@ class Answerer:
         return {"id": spec.id, "severity": spec.severity, "kind": spec.kind,
                 "advisory": self._rule_words(spec.id), "condition": spec.condition_text,
                 "action": spec.action, "source": spec.source}
+
+    def _known(self) -> str:
+        """The parameters as the manuals name them: "systolic blood pressure", ..."""
+        out = []
+        for name, info in self.reader.table.params.items():
+            said = name.replace("_", " ")
+            longest = max(info.aliases, key=len, default=said)
+            # systolic_bp: "systolic bp (systolic blood pressure)"
+            out.append(said if len(longest) <= len(said) else f"{said} ({longest})")
+        return ", ".join(out)
 
     def _example(self) -> str:
         p = next((p for p in self.bundle.parameters if not p.states), None)
