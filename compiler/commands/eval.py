@@ -71,22 +71,23 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def _run_questions(args: argparse.Namespace, log: Callable[[str], None]) -> int:
+    from rulec.compiler.commands.outputs import refuse_overwriting_inputs
     from rulec.compiler.eval.questions import (
         question_results_json,
         render_question_tables,
         run_questions,
     )
 
+    report, results = args.output / "questions.md", args.output / "questions.json"
+    refuse_overwriting_inputs([("-o", report), ("-o", results)], [args.questions])
     systems = [s.strip() for s in args.systems.split(",") if s.strip()] if args.systems \
         else None
     run = run_questions(args.corpus, args.questions, systems, k=args.k, dense=args.dense,
                         repeat=args.repeat, log=log)
     tables = render_question_tables(run)
     args.output.mkdir(parents=True, exist_ok=True)
-    report = args.output / "questions.md"
     report.write_text(f"# rulec ask against retrieval: {args.questions.name}\n\n"
                       f"Corpus `{args.corpus}`, k = {args.k}.\n\n{tables}\n", encoding="utf-8")
-    results = args.output / "questions.json"
     results.write_text(json.dumps(question_results_json(run), ensure_ascii=False, indent=1)
                        + "\n", encoding="utf-8")
     print(tables)

@@ -92,3 +92,12 @@ def test_rulec_eval_questions_writes_the_report(tmp_path, capsys):
     assert (out / "questions.md").read_text("utf-8").count("### ") == 4  # all + 3 kinds
     results = json.loads((out / "questions.json").read_text("utf-8"))
     assert [a["id"] for a in results["systems"][0]["answers"]] == ["a", "b", "c"]
+
+
+def test_the_report_never_overwrites_the_question_file(tmp_path, capsys):
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps(QUESTIONS[0]) + "\n", encoding="utf-8")
+    assert main(["eval", str(EXAMPLES), "--questions", str(questions), "--systems",
+                 "rulec-ask", "-o", str(tmp_path), "-q"]) == 2
+    assert "questions.json" in capsys.readouterr().err
+    assert json.loads(questions.read_text("utf-8"))["id"] == "a"
