@@ -211,7 +211,7 @@ class Answerer:
                                  f"{cite(proc.id, proc.source)}: " + self._step_list(proc))
         self._related(out, result)
         if not result.rules or out.kind == "what_if":
-            near = [b for b in result.nearest if not b.get("duration_s")][:NEAREST_SHOWN]
+            near = result.nearest[:NEAREST_SHOWN]
             out.nearest = near
             if near:
                 out.sentences.append("Nearest boundaries:")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulec.compiler.api import ask
-from rulec.compiler.ask.compose import Answerer, AskAnswer
+from rulec.compiler.ask.compose import Answerer, AskAnswer, cite
 from rulec.compiler.cli import main
 from rulec.runtime.engine.engine import Engine
 
@@ -242,3 +242,16 @@ def test_a_parameter_given_twice_is_not_answered(answerers):
 def test_a_question_with_nothing_to_read_is_not_answered(answerers, question):
     a = answerers["rocket_engine"].ask(question)
     assert not a.answered and a.rules == [] and a.sentences
+
+
+def test_a_rule_waiting_on_its_duration_is_among_the_nearest_boundaries(answerers):
+    a = answerers["temperature_control"].ask("What happens if the room temperature is 33 °C?")
+    assert sources(a) == ["If the room temperature exceeds 27 °C, start the second cooling unit."]
+    pending = [b for b in a.nearest if "for more than 10 minutes" in b["source"]["text"]]
+    assert pending and "fires only after holding for more than 600 s" in pending[0]["text"]
+
+
+def test_a_citation_names_the_page_of_a_paged_document():
+    assert cite("R-1a2b3c4d", {"file": "manual.pdf", "line": 12, "page": 3}) == \
+        "[R-1a2b3c4d, manual.pdf:12, page 3]"
+    assert cite("R-1a2b3c4d", {"file": "limits.txt", "line": 4}) == "[R-1a2b3c4d, limits.txt:4]"
