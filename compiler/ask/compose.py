@@ -98,6 +98,8 @@ class AskAnswer:
             out["ambiguous"] = self.reading.ambiguous
         if self.reading.problems:
             out["problems"] = self.reading.problems
+        if self.reading.notes:
+            out["notes"] = self.reading.notes
         if self.probe is not None:
             out["probe"] = self.probe
         if self.nearest:
@@ -127,6 +129,7 @@ class Answerer:
         out = AskAnswer(question, kind, reading)
         if reading.values:
             out.sentences.append("Read: " + reading.shown() + ".")
+        out.sentences += [f"Note: {n}." for n in reading.notes]
         if not self._readable(out):
             return out
         if kind == "steps":

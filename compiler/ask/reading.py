@@ -28,7 +28,7 @@ measured present live now currently reading reads read shows show showing indica
 what which who whom whose when whenever where why how if then than so do does did done
 is are was were be been being am has have had having will would shall should can could
 may might must to of at in on for from by with without into onto over under above below
-and or but not no nor while whilst as about around approximately exactly just only still
+and or but not no nor while whilst as about around approximately exactly just only still between
 reaches reached reach reaching hits hit hitting gets got get getting goes went gone going
 rises rose risen rising climbs climbed climbing falls fell fallen falling drops dropped
 dropping sits sitting stands standing stays stayed remains remained becomes became exceeds
@@ -81,6 +81,7 @@ class Reading:
     ambiguous: list[str] = field(default_factory=list)  # phrases two parameters could be
     problems: list[str] = field(default_factory=list)  # a unit that does not fit, ...
     numbers: int = 0  # numbers written in the question, read or not
+    notes: list[str] = field(default_factory=list)  # said with the answer, not blocking it
 
     @property
     def state(self) -> dict[str, float]:
@@ -200,7 +201,10 @@ class QuestionReader:
         if any(words[k] not in FILLER for k in span):
             return self._name(tokens, words, span, reading, unit)
         if span and words[span[-1]] in _DURATION_LEAD:
-            return None  # "for more than 10 minutes": a duration, not a value
+            # "for more than 10 minutes": a duration, which one state does not have
+            reading.notes.append(f"{_written(tokens[n])} is a duration: one state has none "
+                                 "(rules with durations fire in a stream: rulec replay)")
+            return None
         after: list[int] = []
         for k in range(n + 1, len(tokens)):
             if tokens[k].kind != "word" or words[k] in _BOUNDARY_WORDS:
@@ -216,6 +220,8 @@ class QuestionReader:
         if after:
             return self._name(tokens, words, after, reading, unit)
         if unit is None:
+            reading.problems.append(f"{_written(tokens[n])} is not placed: no parameter is "
+                                    "named for it")
             return None
         hits = [name for name in self.table.params if self.table.params[name].unit_symbol and
                 _fits(unit, self.table.params[name])]
@@ -224,6 +230,9 @@ class QuestionReader:
         if hits:
             reading.ambiguous.append(f"{_written(tokens[n])} could be the value of "
                                      f"{_or(hits)}: name the parameter")
+        else:
+            reading.problems.append(f"{_written(tokens[n])} is not placed: no parameter of "
+                                    "the bundle is measured in its unit")
         return None
 
     def _exact(self, words: list[str], span: list[int]) -> tuple[str, list[int]] | None:

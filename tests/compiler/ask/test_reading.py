@@ -154,3 +154,15 @@ def test_discrete_states_are_read_by_the_extractors_state_reader(discrete):
 ])
 def test_question_kinds(question, has_values, kind):
     assert question_kind(question, has_values) == kind
+
+
+def test_a_number_no_parameter_is_named_for_blocks_the_answer(readers):
+    r = readers["rocket_engine"].read("chamber temperature 820 and 45")
+    assert r.state == {"chamber_temperature": 820.0}
+    assert r.problems == ["45 is not placed: no parameter is named for it"]
+
+
+def test_a_duration_is_said_not_read_as_a_value(readers):
+    r = readers["rocket_engine"].read("Chamber temperature 820 °C for 5 minutes")
+    assert r.state == {"chamber_temperature": 820.0} and not r.problems
+    assert r.notes and r.notes[0].startswith("5 min is a duration")
