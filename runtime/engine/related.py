@@ -12,7 +12,9 @@ reverse (transposed) CSR once at load so traversal runs both ways.  For a rule,
 - conflicting actions (action -cannot_coexist-> action, named by the exclusion rule
   that -involves-> both), and which fired rules collide on them;
 - the procedures the rule starts (rule -triggers-> procedure) and the ordered steps of a
-  procedure (procedure -has_step-> step -next_step-> step ...).
+  procedure (procedure -has_step-> step -next_step-> step ...);
+- for a parameter, the rules with a condition on it and the statements describing it
+  (what `rulec ask` answers to "which rules concern X?").
 
 Per-rule answers are computed on first use and cached; they never depend on the state.
 """
