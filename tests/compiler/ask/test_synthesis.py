@@ -127,3 +127,15 @@ def test_without_a_model_name_the_flag_is_one_line(bundle_files, capsys, monkeyp
                  "http://127.0.0.1:9/v1"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no LLM model" in err
+
+
+def test_the_python_api_rewords_through_the_same_check(answerer, bundle_files):
+    from rulec.compiler.api import ask
+
+    plain = ask(bundle_files["rocket_engine"], QUESTION)
+    assert plain.synthesis is None
+    with RecordedLlmServer() as server:
+        server.add(lines(plain), [{"answer": {"answer": faithful(plain)}}])
+        said = ask(bundle_files["rocket_engine"], QUESTION, llm=config(server, None))
+    assert said.synthesis is not None and said.synthesis["accepted"]
+    assert said.answer == faithful(plain) and said.templated == plain.templated
