@@ -7,8 +7,10 @@
 - ``concern``: which rules concern a parameter (or an action);
 - ``allowed``: is this state (or action) allowed.
 
-The words decide first; a question with none of them asks what applies when it gives
-values, and which rules concern the parameters it names otherwise.
+The words decide first (a question that gives values never asks for steps: "only 3
+units left - what's the procedure?" asks what applies); a question with none of them
+asks what applies when it gives values, and which rules concern the parameters it
+names otherwise.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ KINDS = ("applies", "steps", "what_if", "concern", "allowed")
 _STEPS = re.compile(
     r"\b(steps?|procedures?|checklists?|sequence|instructions?)\b|"
     r"\bhow (do|can|should|must|would) (i|we|you|one|the operator|staff)\b|"
-    r"\bhow to\b|\bin what order\b|\bwhat do i do to\b", re.IGNORECASE)
+    r"\bhow to\b|\bin what order\b|\bwhat do i do to\b|\bwalk (me|us) through\b|"
+    r"\bguide (me|us) through\b", re.IGNORECASE)
 _CONCERN = re.compile(
     r"\b(which|what|any|list|show)\b.{0,30}\b(rules?|limits?|requirements?|statements?|"
     r"thresholds?|constraints?|conditions?|guidance|policies|policy)\b.{0,30}"
@@ -46,8 +49,8 @@ _ALLOWED = re.compile(
 
 def question_kind(question: str, has_values: bool) -> str:
     """The kind of a question (one of ``KINDS``)."""
-    if _STEPS.search(question) and not _CONCERN.search(question):
-        return "steps"
+    if _STEPS.search(question) and not _CONCERN.search(question) and not has_values:
+        return "steps"  # with a state given, "what's the procedure?" asks what applies
     if _CONCERN.search(question) and not has_values:
         return "concern"
     if _WHAT_IF.search(question):

@@ -11,6 +11,7 @@ be ("the pressure" with two pressures and no other hint) as ambiguous.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -39,8 +40,9 @@ tell me us i we you please i'd there here same time times
 acceptable allowed permitted permissible ok okay safe fine eligible compliant legal
 run runs running operate operating operated work working aged old given suppose assume
 assuming imagine say let lets let's anything something everything nothing else now
+new latest last recent recently
 """.split())
-FILLER = frozenset(w for word in _FILLER_WORDS for w in words_of(word))
+FILLER = frozenset({"'s", *(w for word in _FILLER_WORDS for w in words_of(word))})
 _BOUNDARY_PUNCT = frozenset(",;:?.!()")
 _BOUNDARY_WORDS = frozenset({"and", "or", "but", "with", "while", "whilst", "plus"})
 _DURATION_LEAD = frozenset({"for", "after", "within", "during", "over"})
@@ -254,6 +256,14 @@ class QuestionReader:
         phrase unknown: "the humidity in the warehouse" is no warehouse occupancy."""
         exact = self._exact(words, span)
         if exact is not None:
+            name, named = exact
+            before = [k for k in span if k < named[0]]
+            if before and words[before[-1]] not in FILLER and (
+                    words[before[-1]] not in self._alias_words[name]):
+                # "the room temperature" where only "temperature" is an alias: another
+                # quantity, never this one
+                reading.unknown.append(_phrase(tokens, [before[-1], *named]))
+                return None
             return exact
         content = [k for k in span if words[k] not in FILLER]
         if not content:
@@ -322,7 +332,12 @@ class QuestionReader:
             k += 1
 
 
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+
+
 def _word(tok: Token) -> str:
+    if tok.kind == "word" and _POSSESSIVE.search(tok.text):
+        return "'s"  # "the patient's temperature": whose it is, never part of its name
     found = words_of(tok.text) if tok.kind == "word" else []
     return found[0] if len(found) == 1 else tok.low
 

@@ -151,6 +151,8 @@ def test_discrete_states_are_read_by_the_extractors_state_reader(discrete):
     ("Is a fuel line pressure of 120 psi allowed?", True, "allowed"),
     ("Can the patient be discharged with a body temperature of 38.2 °C?", True, "allowed"),
     ("chamber temperature 820 °C", True, "applies"),
+    ("Stock level 3 units: what's the procedure?", True, "applies"),
+    ("Walk me through logging in.", False, "steps"),
 ])
 def test_question_kinds(question, has_values, kind):
     assert question_kind(question, has_values) == kind
@@ -166,3 +168,14 @@ def test_a_duration_is_said_not_read_as_a_value(readers):
     r = readers["rocket_engine"].read("Chamber temperature 820 °C for 5 minutes")
     assert r.state == {"chamber_temperature": 820.0} and not r.problems
     assert r.notes and r.notes[0].startswith("5 min is a duration")
+
+
+def test_a_word_before_an_alias_that_names_another_quantity_is_unknown(readers):
+    # "turbopump" alone is an alias of turbopump_speed; "fuel turbopump" is no such thing
+    r = readers["rocket_engine"].read("The fuel turbopump runs at 25,000 rpm")
+    assert r.values == [] and r.unknown == ["fuel turbopump"]
+
+
+def test_whose_it_is_is_not_part_of_the_name(readers):
+    r = readers["hospital"].read("What if the patient's pulse is 140?")
+    assert r.state == {"heart_rate": 140.0} and not r.unknown
