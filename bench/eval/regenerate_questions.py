@@ -4,7 +4,8 @@ dense retrieval on the labelled questions in words.
     python bench/eval/regenerate_questions.py [--dev ../shared/corpus/dev] [--dense minilm]
 
 Runs `rulec eval CORPUS --questions FILE` in-process on `examples/manuals` with
-`questions/examples.jsonl` and `questions/probe.jsonl` and on the development corpus
+`questions/examples.jsonl`, `questions/probe.jsonl` and `questions/probe2.jsonl`, and on
+the development corpus
 with `questions/dev.jsonl` (skipped, and said so, when it is absent), writes each report under
 bench/eval/results/questions/, and rewrites the part of README.md between the two
 QUESTIONS markers.
@@ -51,8 +52,10 @@ def main() -> int:
              Path("bench/eval/questions/examples.jsonl"), "examples"),
             ("Development corpus", Path(args.dev), Path("bench/eval/questions/dev.jsonl"),
              "dev"),
-            ("Probe: other phrasings, written after the reader was frozen",
-             Path("examples/manuals"), Path("bench/eval/questions/probe.jsonl"), "probe")):
+            ("First probe: other phrasings (the reader was changed after it, see above)",
+             Path("examples/manuals"), Path("bench/eval/questions/probe.jsonl"), "probe"),
+            ("Second probe: other phrasings, written before the reader's last run",
+             Path("examples/manuals"), Path("bench/eval/questions/probe2.jsonl"), "probe2")):
         if not corpus.is_dir():
             print(f"regenerate_questions: {corpus} is not here: skipped", file=sys.stderr)
             sections.append(f"### {title}\n\n`{corpus}` is not here: not run.\n")
