@@ -12,20 +12,17 @@ question that names something the bundle does not know gets that said, and no an
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from rulec.compiler.ask.kinds import question_kind
+from rulec.compiler.ask.lookup import KIND_WORDS, QUESTION_WORDS, Lookup
 from rulec.compiler.ask.reading import QuestionReader, Reading, ReadValue
 from rulec.runtime.engine.advisory import format_value, unit_suffix
 from rulec.runtime.engine.engine import Engine, Evaluation
-from rulec.runtime.engine.procedures import Procedure, words
-from rulec.runtime.engine.proof import comparisons
-from rulec.runtime.engine.related import GraphPath
-from rulec.runtime.vocabulary import SEVERITY_RANK
+from rulec.runtime.engine.procedures import words
 
 RELATED_SHOWN = 3  # related rules worded per fired rule
 NEAREST_SHOWN = 3  # nearest boundaries worded when nothing applies
@@ -119,7 +116,7 @@ class Answerer:
         self.engine = engine
         self.bundle = engine.bundle
         self.reader = QuestionReader(engine.bundle)
-        self.graph = GraphPath(engine.bundle)
+        self.lookup = Lookup(engine, self.reader.table)
 
     def ask(self, question: str) -> AskAnswer:
         question = " ".join(question.split())
@@ -205,13 +202,13 @@ class Answerer:
             if conflict.get("kind") == "constraint" and set(conflict.get("rules", ())) <= shown:
                 continue
             ids = [i for i in conflict.get("rules", ()) if i in self.bundle.rule_index]
-            where = " ".join(cite(i, self._spec(i).source) for i in ids)
+            where = " ".join(cite(i, self.lookup.spec(i).source) for i in ids)
             out.sentences.append(f"Conflict: {conflict['message']} {where}".rstrip())
         for proc in result.procedures:
             # context, not an answer: the graph's triggers edge, as `rulec query` lists it
             out.linked.append(proc.to_json())
             out.sentences.append(f"The graph links it to the procedure {proc.title!r} "
-                                 f"{cite(proc.id, proc.source)}: " + self._step_list(proc))
+                                 f"{cite(proc.id, proc.source)}: " + self.lookup.step_list(proc))
         self._related(out, result)
         if not result.rules or out.kind == "what_if":
             near = result.nearest[:NEAREST_SHOWN]
@@ -249,7 +246,7 @@ class Answerer:
                 said.add(rel["id"])
                 out.sentences.append(
                     f"Related (same {rel['via']} {rel['shared'].replace('_', ' ')}): "
-                    f"{self._rule_words(rel['id'])} {cite(rel['id'], rel['source'])}")
+                    f"{self.lookup.rule_words(rel['id'])} {cite(rel['id'], rel['source'])}")
 
     def _probe(self, values: list[ReadValue]) -> tuple[float, str, float, float] | None:
         """For one strict comparison ("exceeds 600 °C"), a value inside the open interval
@@ -287,10 +284,10 @@ class Answerer:
         found: list[int] = []
         if topics:
             for name in topics:
-                found += [i for i in self._rules_on(name) if i not in found]
+                found += [i for i in self.lookup.rules_on(name) if i not in found]
         else:
             wanted = [w for w in words(out.question)
-                      if w not in _QUESTION_WORDS and w not in _KIND_WORDS]
+                      if w not in QUESTION_WORDS and w not in KIND_WORDS]
             found = [i for i, spec in enumerate(self.bundle.rules)
                      if spec.kind != "procedure" and wanted and
                      all(w in words(spec.action + " " + spec.source.get("text", ""))
@@ -305,12 +302,12 @@ class Answerer:
             out.sentences.append("No rule of the bundle has a condition on "
                                  + ", ".join(t.replace("_", " ") for t in topics) + ".")
         if topics and found:
-            narrowed = self._narrowed(out.question, found)
+            narrowed = self.lookup.narrowed(out.question, found)
             if narrowed:
                 found = narrowed
         if topics and out.kind in ("what_if", "allowed"):
             out.sentences.append("Thresholds, lowest first:")
-            found.sort(key=lambda i: self._threshold_key(i, topics[0]))
+            found.sort(key=lambda i: self.lookup.threshold_key(i, topics[0]))
         elif topics:
             out.sentences.append(f"{len(found)} rule(s) concern "
                                  + ", ".join(t.replace("_", " ") for t in topics) + ":")
@@ -323,50 +320,19 @@ class Answerer:
                     for i in banned))
         for i in found:
             spec = self.bundle.rules[i]
-            out.rules.append(self._rule_json(i))
-            out.sentences.append(f"  {self._rule_words(spec.id)} {cite(spec.id, spec.source)}")
+            out.rules.append(self.lookup.rule_json(i))
+            said = self.lookup.rule_words(spec.id)
+            out.sentences.append(f"  {said} {cite(spec.id, spec.source)}")
         for name in topics:
-            for st in self._statements_on(name):
+            for st in self.lookup.statements_on(name):
                 if st.get("text"):
                     out.sentences.append(f"  (described: {st['text']} "
                                          f"[{st.get('file')}:{st.get('line')}])")
 
-    def _narrowed(self, question: str, found: list[int]) -> list[int]:
-        """Of the rules on a parameter, those whose action holds the question's other
-        words ("at what room temperature does the heater switch on?"); [] when the
-        question has no other words or no rule holds them all."""
-        alias = {w for name in self.reader.table.params for w in
-                 words(" ".join((*self.reader.table.params[name].aliases, name)))}
-        extra = [w for w in words(question) if w not in _QUESTION_WORDS and w not in alias
-                 and w not in _KIND_WORDS and not w.isdigit()]
-        if not extra:
-            return []
-        return [i for i in found
-                if all(_matches(w, words(self.bundle.rules[i].action)) for w in extra)]
-
-    def _rules_on(self, name: str) -> list[int]:
-        """Rules with a condition on the parameter (the graph's traversal), most severe
-        first."""
-        specs = self.bundle.rules
-        return sorted(self.graph.rules_on(name),
-                      key=lambda i: (SEVERITY_RANK[specs[i].severity], i))
-
-    def _statements_on(self, name: str) -> list[dict[str, Any]]:
-        return self.graph.statements_on(name)
-
-    def _threshold_key(self, rule: int, name: str) -> float:
-        axis = self.bundle.param_index[name]
-        x = np.full(len(self.bundle.parameters), np.nan)
-        for box in self.engine.rule_index.boxes_of(rule):
-            for c in comparisons(self.bundle, box, x):
-                if c.axis == axis:
-                    return c.lo if math.isfinite(c.lo) else c.hi
-        return math.inf
-
     # ------------------------------------------------------------ procedures
 
     def _steps(self, out: AskAnswer) -> None:
-        found = self._procedures(out.question)
+        found = self.lookup.procedures(out.question)
         if not found:
             titles = "; ".join(f"{p.title} {cite(p.id, p.source)}"
                                for p in self.engine.procedures()) or "none"
@@ -383,65 +349,8 @@ class Answerer:
                 out.sentences.append(f"  {step.number}. {step.text} {where}")
             if proc.triggered_by:
                 out.sentences.append("  It is started by " + ", ".join(
-                    f"{rid} {cite(rid, self._spec(rid).source)}" for rid in proc.triggered_by)
+                    f"{rid} {cite(rid, self.lookup.spec(rid).source)}" for rid in proc.triggered_by)
                     + ".")
-
-    def _procedures(self, question: str) -> list[Procedure]:
-        """Procedures whose title best matches the question's words (a word matches its
-        own stem: "discharging" finds "Discharge"; "log in" finds "login")."""
-        said = words(question)
-        asked = [w for w in said if w not in _QUESTION_WORDS]
-        asked += [a + b for a, b in zip(said, said[1:], strict=False)]  # "log in": login
-        scored: list[tuple[int, Procedure]] = []
-        for proc in self.engine.procedures():
-            title = words(proc.title) + [w for rid in proc.triggered_by
-                                         for w in words(self._spec(rid).action)]
-            score = sum(1 for w in asked if _matches(w, title))
-            if score:
-                scored.append((score, proc))
-        if not scored:  # the title says nothing asked: the steps' own words may
-            for proc in self.engine.procedures():
-                said = [w for s in proc.steps for w in words(s.text)]
-                score = sum(1 for w in asked if len(w) > 3 and _matches(w, said))
-                if score:
-                    scored.append((score, proc))
-        if not scored:
-            return []
-        best = max(s for s, _ in scored)
-        return [p for s, p in scored if s == best]
-
-    @staticmethod
-    def _step_list(proc: Procedure) -> str:
-        return " / ".join(f"{s.number}. {s.text}" for s in proc.steps)
-
-    # ------------------------------------------------------------ wording of one rule
-
-    def _spec(self, rule_id: str) -> Any:
-        return self.bundle.rules[self.bundle.rule_index[rule_id]]
-
-    def _rule_words(self, rule_id: str) -> str:
-        """"when chamber temperature is above 950 °C: declare an emergency ..."."""
-        i = self.bundle.rule_index[rule_id]
-        spec = self.bundle.rules[i]
-        x = np.full(len(self.bundle.parameters), np.nan)
-        boxes = self.engine.rule_index.boxes_of(i)
-        said = [" and ".join(f"{c.label()} {c.applies()}" for c in comparisons(self.bundle, b, x))
-                for b in boxes]
-        when = " or ".join(s for s in said if s) or spec.condition_text
-        if spec.duration_s is not None:
-            when += f" for {'at least' if spec.duration_inclusive else 'more than'} " \
-                    f"{format_value(spec.duration_s)} s"
-        if spec.kind == "constraint":
-            return f"{spec.id} is violated when {when}: {spec.action or spec.source.get('text')}"
-        if spec.kind == "exclusion":
-            return f"{spec.id}: {spec.source.get('text')}"
-        return f"{spec.id} applies when {when}: {spec.action}"
-
-    def _rule_json(self, i: int) -> dict[str, Any]:
-        spec = self.bundle.rules[i]
-        return {"id": spec.id, "severity": spec.severity, "kind": spec.kind,
-                "advisory": self._rule_words(spec.id), "condition": spec.condition_text,
-                "action": spec.action, "source": spec.source}
 
     def _known(self) -> str:
         """The parameters as the manuals name them: "systolic blood pressure", ..."""
@@ -458,34 +367,3 @@ class Answerer:
         if p is None:
             return "a state"
         return f"'{p.name.replace('_', ' ')} 10{unit_suffix(p.unit)}'"
-
-
-_QUESTION_WORDS = frozenset("""
-a an the to for of and how do i in on procedure procedures checklist steps step perform
-run what are is which rules rule concern concerns about me tell say says does manual
-there any when whenever should must can we you get go through follow list show limits
-limit apply applies involve mention govern cover relate regarding exist with that this
-it its be by or from up required requirements requirement statement statements us
-""".split())
-
-
-# Words that say what kind of question it is, never what it is about.
-_KIND_WORDS = frozenset("""
-at value level point number happens happen would will if trigger triggers triggered fire
-fires kick start starts apply applies become becomes allowed permitted acceptable ok okay
-safe fine eligible threshold thresholds next nearest closest much many high low far
-before until which rule rules concern concerns
-""".split())
-
-
-def _stem(word: str) -> str:
-    """A crude stem for matching titles: "discharging", "discharge" -> "discharg"."""
-    return re.sub(r"(ing|ed|es|e|s)$", "", word) if len(word) > 4 else word
-
-
-def _matches(word: str, said: list[str]) -> bool:
-    """A word stands among others as itself, its stem, or its first five letters
-    ("notified" and "notify", "normally" and "normal")."""
-    stem = _stem(word)
-    return any(stem == _stem(t) or (len(word) >= 5 and len(t) >= 5 and word[:5] == t[:5])
-               for t in said)
