@@ -5,16 +5,15 @@ dense retrieval on the labelled questions in words.
 
 Runs `rulec eval CORPUS --questions FILE` in-process on `examples/manuals` with
 `questions/examples.jsonl`, `questions/probe.jsonl` and `questions/probe2.jsonl`, and on
-the development corpus
-with `questions/dev.jsonl` (skipped, and said so, when it is absent), writes each report under
-bench/eval/results/questions/, and rewrites the part of README.md between the two
-QUESTIONS markers.
+the development corpus with `questions/dev.jsonl` (skipped, and said so, when it is
+absent), writes each report's tables under bench/eval/results/questions/ (the cited
+sentences, questions.json, only `rulec eval` writes), and rewrites the part of README.md
+between the two QUESTIONS markers.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
@@ -24,7 +23,6 @@ from pathlib import Path
 from rulec.compiler.eval.questions import (
     QuestionRun,
     kind_table,
-    question_results_json,
     render_question_tables,
     run_questions,
 )
@@ -69,8 +67,6 @@ def main() -> int:
         (out / "questions.md").write_text(
             f"# rulec ask against retrieval: {questions}\n\nCorpus `{corpus}`, k = {args.k}."
             f"\n\n{tables}\n", encoding="utf-8")
-        (out / "questions.json").write_text(json.dumps(
-            question_results_json(run), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         print(tables)
         sections.append(section(title, run, questions, out))
     readme = HERE / "README.md"
@@ -94,8 +90,8 @@ def section(title: str, run: QuestionRun, questions: Path, out: Path) -> str:
         "Exact match of the cited set, per kind of question:", "", kind_table(run), "",
         "Non-hallucination, per kind of question:", "",
         kind_table(run, "non_hallucination"), "",
-        f"Every table per kind and every cited sentence: [{rel}/questions.md]({rel}/questions.md), "
-        f"[{rel}/questions.json]({rel}/questions.json).", ""])
+        f"Every table per kind: [{rel}/questions.md]({rel}/questions.md); every cited "
+        "sentence: `rulec eval ... --questions ...` writes it to `questions.json`.", ""])
 
 
 if __name__ == "__main__":
