@@ -6,10 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rulec.compiler.commands.outputs import refuse_overwriting_inputs
 from rulec.compiler.extract.offline import Problem
 from rulec.compiler.pipeline import compile_sources
+
+if TYPE_CHECKING:
+    from rulec.compiler.ask.compose import AskAnswer
+    from rulec.compiler.llm.client import LlmConfig
+    from rulec.runtime.bundle.loader import Bundle
+    from rulec.runtime.engine.engine import Engine
 
 
 @dataclass(frozen=True)
@@ -41,3 +48,21 @@ def compile_manuals(sources: Sequence[str | Path], output: str | Path, *,
     writer.write_encoded(out, made)
     return CompiledBundle(out, kb_path, made.bundle_id, len(result.payload["rules"]),
                           tuple(result.problems))
+
+
+def ask(bundle: str | Path | Bundle | Engine, question: str, *,
+        llm: LlmConfig | None = None) -> AskAnswer:
+    """Answer a question in words from a bundle's rules alone, as ``rulec ask`` does: the
+    state read from it, the rules cited by id and file:line (``.answer``, ``.to_json()``).
+    With ``llm``, a model may reword the answer; the fidelity check keeps the templated
+    answer when it adds anything (``.synthesis`` says why)."""
+    from rulec.compiler.ask.compose import Answerer
+    from rulec.compiler.ask.synthesis import Synthesizer
+    from rulec.runtime.engine.engine import Engine
+
+    engine = bundle if isinstance(bundle, Engine) else (
+        Engine.from_file(str(bundle)) if isinstance(bundle, str | Path) else Engine(bundle))
+    answer = Answerer(engine).ask(question)
+    if llm is not None:
+        Synthesizer(llm, engine.bundle).reword(answer)
+    return answer

@@ -27,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "command", None) == "query" and all(
                 "=" in e and not e.startswith("-") for e in extra):
             args.assignments = [*args.assignments, *extra]
+        elif getattr(args, "command", None) == "ask" and args.question is None and len(
+                extra) == 1 and not extra[0].startswith("-"):
+            args.question = extra[0]  # the question after an option: ask B --json "Q"
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "command", None):
@@ -60,12 +63,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rulec {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    from rulec.compiler.commands import ask as ask_commands
     from rulec.compiler.commands import compile as compile_commands
     from rulec.compiler.commands import eval as eval_commands
     from rulec.compiler.commands import evaluate, inspect, keygen, plot, refine, steps
 
     for commands in (compile_commands, evaluate, inspect, eval_commands, steps, refine, keygen,
-                     plot):
+                     plot, ask_commands):
         commands.register(sub)
     return parser
 

@@ -1,5 +1,6 @@
-"""The demo: the paper's cases answered by the onboard runtime from compiled bundles,
-then the engine test profile replayed as a stream of raise/clear events.
+"""The demo: the paper's cases answered by the onboard runtime from compiled bundles, the
+paper's five questions in words answered on the ground by `rulec ask`, then the engine
+test profile replayed as a stream of raise/clear events.
 
 Run by `make demo` after it has compiled examples/manuals/* into out/*.bundle.
 """
@@ -20,6 +21,15 @@ CASES = [
     ("inventory", {"stock_level": 0}),
     ("rocket_engine", {"chamber_temperature": 25, "chamber_pressure": 14.7}),
 ]
+QUESTIONS = [
+    ("rocket_engine", "The chamber temperature is 820 °C and the pressure 45 psi: "
+                      "what actions are required?"),
+    ("access_control", "What are the steps to log in?"),
+    ("inventory", "What happens when the stock reaches zero?"),
+    ("hospital", "The systolic blood pressure is 170 mmHg: can the patient be discharged?"),
+    ("temperature_control", "The room temperature is 36 °C. What should be done?"),
+]
+SHOWN_LINES = 8  # of each answer; `rulec ask` prints them all
 
 
 def main() -> None:
@@ -40,6 +50,18 @@ def main() -> None:
             src = rule.source
             print(f"    [{rule.severity.upper()}] {rule.advisory}")
             print(f"        {src['file']}:{src['line']}  evidence: {rule.evidence['geometry'][0]}")
+        print()
+
+    from rulec.compiler.api import ask  # the ground side: questions in words
+
+    print("the paper's five questions, answered from the rules alone (rulec ask):")
+    for domain, question in QUESTIONS:
+        said = ask(args.bundles / f"{domain}.bundle", question).answer.splitlines()
+        print(f"  {domain}: {question}")
+        for line in said[:SHOWN_LINES]:
+            print(f"    {line}")
+        if len(said) > SHOWN_LINES:
+            print(f"    ... ({len(said) - SHOWN_LINES} more lines)")
         print()
 
     engine = Engine.from_file(str(args.bundles / "rocket_engine.bundle"))

@@ -46,6 +46,10 @@ def register(subparsers: Any) -> None:
                    "(auto), required (minilm), or the TF-IDF + SVD fallback (tfidf)")
     p.add_argument("--repeat", type=int, default=3, metavar="N",
                    help="time each query N times and keep the fastest (default 3)")
+    p.add_argument("--questions", type=Path, metavar="FILE",
+                   help="labelled questions in words (JSON lines): score `rulec ask` against "
+                   "BM25 and dense retrieval given the same question text, per kind of "
+                   "question; writes questions.md and questions.json in REPORT_DIR")
     p.add_argument("--no-charts", action="store_true", help="write no PNG charts")
     p.add_argument("-q", "--quiet", action="store_true", help="print no progress on stderr")
     p.set_defaults(run=run_eval)
@@ -56,11 +60,38 @@ def run_eval(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"eval: {message}", file=sys.stderr)
 
+    if args.questions is not None:
+        return _run_questions(args, log)
     run = run_evaluation(args.corpus, args.systems, k=args.k, queries_file=args.queries,
                          dense=args.dense, repeat=args.repeat, log=log)
     written = write_report(run, args.output, charts=not args.no_charts)
     print(render_tables(run))
     log("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _run_questions(args: argparse.Namespace, log: Callable[[str], None]) -> int:
+    from rulec.compiler.commands.outputs import refuse_overwriting_inputs
+    from rulec.compiler.eval.questions import (
+        question_results_json,
+        render_question_tables,
+        run_questions,
+    )
+
+    report, results = args.output / "questions.md", args.output / "questions.json"
+    refuse_overwriting_inputs([("-o", report), ("-o", results)], [args.questions])
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()] if args.systems \
+        else None
+    run = run_questions(args.corpus, args.questions, systems, k=args.k, dense=args.dense,
+                        repeat=args.repeat, log=log)
+    tables = render_question_tables(run)
+    args.output.mkdir(parents=True, exist_ok=True)
+    report.write_text(f"# rulec ask against retrieval: {args.questions.name}\n\n"
+                      f"Corpus `{args.corpus}`, k = {args.k}.\n\n{tables}\n", encoding="utf-8")
+    results.write_text(json.dumps(question_results_json(run), ensure_ascii=False, indent=1)
+                       + "\n", encoding="utf-8")
+    print(tables)
+    log(f"wrote {report}, {results}")
     return 0
 
 

@@ -67,11 +67,15 @@ class Bm25System:
         self._index[domain.name] = self._cls(docs) if docs else None
 
     def answer(self, domain: Domain, query: Query) -> list[Answer]:
+        return self.answer_text(domain, domain.query_text(query.state), _k_for(query, self.k))
+
+    def answer_text(self, domain: Domain, text: str, k: int) -> list[Answer]:
+        """The top k statements for a text (a state written out, or a question)."""
         index = self._index[domain.name]
         if index is None:
             return []
-        scores = np.asarray(index.get_scores(tokens(domain.query_text(query.state))))
-        return _as_answers(domain.passages, _top_k(scores, _k_for(query, self.k)))
+        scores = np.asarray(index.get_scores(tokens(text)))
+        return _as_answers(domain.passages, _top_k(scores, k))
 
 
 class Embedder(Protocol):
@@ -179,11 +183,15 @@ class DenseSystem:
                                     np.zeros((0, 1)))
 
     def answer(self, domain: Domain, query: Query) -> list[Answer]:
+        return self.answer_text(domain, domain.query_text(query.state), _k_for(query, self.k))
+
+    def answer_text(self, domain: Domain, text: str, k: int) -> list[Answer]:
+        """The top k statements by cosine similarity to a text."""
         embedder, matrix = self._index[domain.name]
         if matrix.shape[0] == 0:
             return []
-        q = embedder.encode([domain.query_text(query.state)])[0]
-        return _as_answers(domain.passages, _top_k(matrix @ q, _k_for(query, self.k)))
+        q = embedder.encode([text])[0]
+        return _as_answers(domain.passages, _top_k(matrix @ q, k))
 
 
 def _top(k: int | None) -> str:

@@ -12,7 +12,9 @@ reverse (transposed) CSR once at load so traversal runs both ways.  For a rule,
 - conflicting actions (action -cannot_coexist-> action, named by the exclusion rule
   that -involves-> both), and which fired rules collide on them;
 - the procedures the rule starts (rule -triggers-> procedure) and the ordered steps of a
-  procedure (procedure -has_step-> step -next_step-> step ...).
+  procedure (procedure -has_step-> step -next_step-> step ...);
+- for a parameter, the rules with a condition on it and the statements describing it
+  (what `rulec ask` answers to "which rules concern X?").
 
 Per-rule answers are computed on first use and cached; they never depend on the state.
 """
@@ -178,6 +180,25 @@ class GraphPath:
             for st in g.into(param, "describes"):
                 seen.setdefault(st, []).append(g.nodes[param].label)
         return [self._statement(st, names) for st, names in sorted(seen.items())]
+
+    def rules_on(self, parameter: str) -> list[int]:
+        """Rules with a condition on a parameter (parameter <-on_parameter- condition
+        <-has_condition- rule), ascending; [] for a name the graph does not hold."""
+        g = self.graph
+        node = g.node("parameter", parameter)
+        if node is None:
+            return []
+        return sorted({r for cond in g.into(node, "on_parameter")
+                       for rule in g.into(cond, "has_condition")
+                       if (r := self._node_rule.get(rule)) is not None})
+
+    def statements_on(self, parameter: str) -> list[dict[str, Any]]:
+        """Descriptive statements that describe one parameter."""
+        g = self.graph
+        node = g.node("parameter", parameter)
+        if node is None:
+            return []
+        return [self._statement(st, [parameter]) for st in g.into(node, "describes")]
 
     def excludes(self, rule_index: int) -> list[Exclusion]:
         """Actions that must not coexist with the action this rule triggers."""

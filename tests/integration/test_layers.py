@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (8, "rulec.compiler.llm"),
     (9, "rulec.compiler.build"),
     (10, "rulec.compiler.pipeline"),
+    (10, "rulec.compiler.ask"),  # questions in words, answered from a loaded bundle
     (11, "rulec.compiler.kb"),
     (11, "rulec.compiler.eval"),
     (11, "rulec.compiler.refine"),
@@ -226,6 +227,7 @@ def test_every_package_says_what_it_holds() -> None:
     "bench/bench_e2e.py", "bench/bench_kernel.py", "bench/bench_logic.py",
     "bench/fault_matrix.py", "bench/kernel_report.py", "bench/kill_compile.py",
     "bench/overload.py", "bench/eval/agb_rl_experiment.py", "bench/eval/regenerate.py",
+    "bench/eval/regenerate_questions.py",
 ])
 def test_every_benchmark_still_finds_what_it_imports(script: str) -> None:
     """The benchmarks import the product (and some the tests' matrix builders) by path;

@@ -328,3 +328,25 @@ def test_conflicting_actions_of_fired_rules_are_a_graph_conflict(plant: Bundle):
 ])
 def test_interval_relations_respect_strictness(mine, other, want):
     assert relation(mine, other) == want
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_rules_and_statements_on_a_parameter_match_networkx(bundles: dict[str, Bundle],
+                                                            domain: str):
+    bundle = bundles[domain]
+    graph = to_networkx(bundle)
+    path = GraphPath(bundle)
+    rule_of = {n: i for i, spec in enumerate(bundle.rules)
+               if (n := rule_node(graph, spec.id)) is not None}
+    for param in bundle.parameters:
+        node = next((n for n, d in graph.nodes(data=True)
+                     if d["kind"] == "parameter" and d["label"] == param.name), None)
+        if node is None:
+            assert path.rules_on(param.name) == [] and path.statements_on(param.name) == []
+            continue
+        want = sorted({rule_of[r] for c in pred(graph, node, "on_parameter")
+                       for r in pred(graph, c, "has_condition") if r in rule_of})
+        assert path.rules_on(param.name) == want, param.name
+        said = {graph.nodes[s]["label"] for s in pred(graph, node, "describes")}
+        assert {f"{s['file']}:{s['line']}" for s in path.statements_on(param.name)} == said
+    assert path.rules_on("no_such_parameter") == []
