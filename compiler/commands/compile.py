@@ -33,6 +33,10 @@ def register(sub: Any) -> None:
     p.add_argument("--sign", type=Path, metavar="KEY",
                    help="sign the bundle with this Ed25519 private key (from rulec keygen; "
                    "needs the [sign] extra)")
+    p.add_argument("--decisions", type=Path, metavar="FILE",
+                   help="apply the review decisions of this file (from `rulec review "
+                   "--serve`): accepted, rejected, corrected and added rules; a decision "
+                   "on a statement that changed since is flagged for review again")
     add_llm_arguments(p)
     p.set_defaults(run=run_compile)
 
@@ -68,14 +72,17 @@ def run_compile(args: argparse.Namespace) -> int:
     kb_path = args.kb if to_stdout else args.kb or default_kb_path(args.output)
     refuse_two_on_stdout(args.output, args.json)
     refuse_overwriting_inputs([("-o", args.output), ("--kb", kb_path)],
-                              [*args.sources, *([args.sign] if args.sign else [])])
+                              [*args.sources, *([args.sign] if args.sign else []),
+                               *([args.decisions] if args.decisions else [])])
     key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
+    decisions = _decisions(args.decisions)
     kb_dir = (kb_path or Path(".")).parent
     llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
     result = compile_sources(list(args.sources),
                              " ".join(s.name or str(s) for s in args.sources),
                              extractor=args.extractor, llm=llm,
-                             progress=_progress(args.sources, args.quiet))
+                             progress=_progress(args.sources, args.quiet),
+                             decisions=decisions)
     errors = result.errors
     findings = check_knowledge_base(result)
     summary = summary_json(result)
@@ -103,6 +110,18 @@ def run_compile(args: argparse.Namespace) -> int:
                    checks=[str(f) for f in findings])
     _print_json(args, summary, written=True)
     return 0
+
+
+def _decisions(path: Path | None) -> list[Any]:
+    """The decisions file of ``--decisions``; naming one that does not exist is an error."""
+    if path is None:
+        return []
+    from rulec.compiler.review.decisions import load_decisions
+    from rulec.runtime.errors import DocumentError
+
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such decisions file")
+    return load_decisions(path)
 
 
 LONG_INPUT_BYTES = 1_000_000  # inputs above this say each stage on stderr as it ends
