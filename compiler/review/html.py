@@ -70,8 +70,10 @@ def render(data: dict[str, Any], serve: bool = False, who: str = "") -> str:
     """The page for ``page.page_data``; ``serve``: with the decision forms."""
     payload = dict(data, serve=serve, who=who)
     text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    # inside <script>: "</" would end the element, and U+2028/9 are line ends to old parsers
-    text = text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    # inside <script> no "<" at all ("</script", "<!--" change how HTML reads the element),
+    # and U+2028/9 are line ends to old parsers
+    text = (text.replace("<", "\\u003c").replace("\u2028", "\\u2028")
+            .replace("\u2029", "\\u2029"))
     parts = {
         "@@TITLE@@": html.escape(f"rulec review: {data.get('title') or 'manuals'}"),
         "@@CSS@@": (ASSETS / "review.css").read_text(encoding="utf-8"),

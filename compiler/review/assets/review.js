@@ -31,7 +31,10 @@
     for (const s of statements) for (const p of s.params) params.add(p);
     $("#param").innerHTML = `<option value="">any parameter</option>` +
       Array.from(params).sort().map((p) => `<option value="${esc(p)}">${esc(p)}</option>`).join("");
-    for (const el of $$("#toolbar input, #toolbar select")) el.addEventListener("input", applyFilters);
+    for (const el of $$("#toolbar input, #toolbar select")) {
+      el.addEventListener("input", applyFilters);
+      el.addEventListener("change", applyFilters);
+    }
   }
 
   function matches(s) {
@@ -106,9 +109,10 @@
     for (const tr of $$("#statements tr.row")) tr.addEventListener("click", (ev) => {
       if (ev.target.tagName !== "A") select(+tr.dataset.i, true);
     });
+    wireCards($("#statements"));
   }
 
-  function ruleCard(r) {
+  function ruleCard(r, inDetail) {
     const dl = [
       ["condition as read", esc(r.words) + (r.duration_s !== null ? ` for more than ${r.duration_s} s` : "")],
       ["as boxes (sensor units)", r.boxes.map((b) => esc(b)).join("<br><b>or</b> ")],
@@ -118,7 +122,8 @@
         "<ol>" + r.steps.map((t) => `<li>${esc(t)}</li>`).join("") + "</ol>" : esc(r.action)],
       ["notes", r.notes.map(esc).join("<br>")],
     ].filter(([, v]) => v).map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
-    return `<div class="card sev-${esc(r.severity)}" id="r-${esc(r.id)}" data-rule="${esc(r.id)}">` +
+    const anchor = inDetail ? "" : ` id="r-${esc(r.id)}"`;
+    return `<div class="card sev-${esc(r.severity)}"${anchor} data-rule="${esc(r.id)}">` +
       `<b>${esc(r.id)}</b> <span class="badge b-${esc(r.severity)}">${esc(r.severity)}</span> ` +
       `<span class="muted">${esc(r.kind)}</span> · <a href="#s-${esc(r.statement)}" class="source-link" ` +
       `data-statement="${esc(r.statement)}">${esc(r.file)}:${r.page ? "p" + r.page + ":" : ""}${esc(r.line)}</a>` +
@@ -126,7 +131,7 @@
   }
 
   function ruleList() {
-    $("#rules").innerHTML = DATA.rules.map(ruleCard).join("") || "<p>No rules.</p>";
+    $("#rules").innerHTML = DATA.rules.map((r) => ruleCard(r, false)).join("") || "<p>No rules.</p>";
     wireCards($("#rules"));
   }
 
@@ -179,7 +184,7 @@
     if (s.reason) parts.push(`<p class="muted">reason: ${esc(s.reason)}</p>`);
     for (const d of s.decisions) parts.push(`<p class="muted">${esc(d.action)} by ${esc(d.who)} ` +
       `(${esc(d.when)}): ${esc(d.why)}</p>`);
-    for (const id of s.rules) if (rules.has(id)) parts.push(ruleCard(rules.get(id)));
+    for (const id of s.rules) if (rules.has(id)) parts.push(ruleCard(rules.get(id), true));
     if (SERVE && (s.class === "needs review" || s.class === "unreadable" || s.class === "descriptive")
         && s.kind !== "changed") parts.push(createForm(s));
     const detail = $("#detail");
@@ -198,7 +203,10 @@
     const opts = numeric.map((p) => `<option value="${esc(p.name)}">${esc(p.name)}</option>`).join("");
     $("#plot-x").innerHTML = opts; $("#plot-y").innerHTML = opts;
     if (numeric.length > 1) $("#plot-y").selectedIndex = 1;
-    $("#plot-x").addEventListener("input", plot); $("#plot-y").addEventListener("input", plot);
+    for (const el of [$("#plot-x"), $("#plot-y")]) {
+      el.addEventListener("input", plot);
+      el.addEventListener("change", plot);
+    }
     plot();
   }
 
