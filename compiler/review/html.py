@@ -48,6 +48,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-sr
       <button type="button" data-tab="plot">Box plot</button>
       <button type="button" data-tab="decisions">Decisions</button>
     </nav>
+    <div id="panes">
     <section class="tab active" id="tab-statements"><div id="statements"></div></section>
     <section class="tab" id="tab-rules"><div id="rules"></div></section>
     <section class="tab" id="tab-findings"><div id="findings"></div></section>
@@ -57,6 +58,7 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-sr
       <p id="plot-note" class="muted"></p>
     </section>
     <section class="tab" id="tab-decisions"><div id="decisions"></div></section>
+    </div>
   </div>
 </main>
 <script type="application/json" id="review-data">@@DATA@@</script>

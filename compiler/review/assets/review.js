@@ -117,7 +117,7 @@
       ["condition as read", esc(r.words) + (r.duration_s !== null ? ` for more than ${r.duration_s} s` : "")],
       ["as boxes (sensor units)", r.boxes.map((b) => esc(b)).join("<br><b>or</b> ")],
       ["converted units", r.converted.map(esc).join("<br>")],
-      ["advisory", esc(r.advisory)],
+      ["advisory (template: {condition} is filled with the live values)", esc(r.advisory)],
       [r.kind === "procedure" ? "steps" : "action", r.steps.length ?
         "<ol>" + r.steps.map((t) => `<li>${esc(t)}</li>`).join("") + "</ol>" : esc(r.action)],
       ["notes", r.notes.map(esc).join("<br>")],
@@ -188,7 +188,11 @@
     if (SERVE && (s.class === "needs review" || s.class === "unreadable" || s.class === "descriptive")
         && s.kind !== "changed") parts.push(createForm(s));
     const detail = $("#detail");
-    detail.innerHTML = parts.join("");
+    detail.innerHTML = `<button type="button" id="close-detail" title="close">×</button>` + parts.join("");
+    $("#close-detail").addEventListener("click", () => {
+      detail.innerHTML = "";
+      for (const el of $$(".selected")) el.classList.remove("selected");
+    });
     wireCards(detail);
   }
 
@@ -221,7 +225,11 @@
       for (const b of shown) if (b.sides[name]) for (const v of b.sides[name].slice(0, 2)) if (v !== null) vals.push(v);
       let lo = vals.length ? Math.min(...vals) : (p.range[0] ?? 0), hi = vals.length ? Math.max(...vals) : (p.range[1] ?? 1);
       const span = hi > lo ? hi - lo : Math.max(Math.abs(lo), 1);
-      return [lo - 0.2 * span, hi + 0.2 * span, p];
+      lo -= 0.2 * span; hi += 0.2 * span;
+      // the sensor's range, where it is near, is where the axis starts or stops (0 psi)
+      if (p.range[0] !== null && p.range[0] > lo - 0.4 * span && p.range[0] < hi) lo = p.range[0];
+      if (p.range[1] !== null && p.range[1] < hi + 0.4 * span && p.range[1] > lo) hi = p.range[1];
+      return [lo, hi, p];
     };
     const [x0, x1, px] = limits(x), [y0, y1, py] = limits(y);
     const sx = (v) => L + (Math.min(Math.max(v, x0), x1) - x0) / (x1 - x0) * (W - L - R);
