@@ -93,3 +93,27 @@ def test_a_pdf_is_shown_page_by_page(tmp_path: Path) -> None:
     assert [s["class"] for s in on_page[1]] == ["compiled"]
     assert on_page[2][0]["page"] == 2 and "20 psi" in on_page[2][0]["text"]
     assert re.fullmatch(r"[0-9a-f]{16}", on_page[2][0]["id"])
+
+
+def test_a_statement_changed_since_its_decision_is_marked_for_review(tmp_path: Path) -> None:
+    from review_helpers import copy_manuals
+
+    from rulec.compiler.review.decisions import decision_from_json
+
+    src = copy_manuals(tmp_path)
+    before = compile_for_review([src]).data()
+    st = _by_text(before, "falls below 20 psi")
+    decision = decision_from_json({
+        "action": "reject", "statement": st["id"], "file": st["file"], "line": st["line"],
+        "text": st["text"], "rule_id": st["rules"][0], "who": "A. Engineer",
+        "when": "2026-01-02T03:04:05Z", "why": "duplicate"}, "test")
+    assert _by_text(compile_for_review([src], [decision]).data(),
+                    "falls below 20 psi")["class"] == "descriptive"
+    manual = src / "pump.txt"
+    manual.write_text(manual.read_text(encoding="utf-8").replace("20 psi", "25 psi"),
+                      encoding="utf-8")
+    after = compile_for_review([src], [decision])
+    assert after.stale == [decision]
+    now = _by_text(after.data(), "falls below 25 psi")
+    assert now["class"] == "needs review" and now["rules"]  # flagged, its new rule shown
+    assert "changed since it was reviewed" in now["reason"] and "20 psi" in now["reason"]
