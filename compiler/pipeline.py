@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from rulec.compiler.llm.client import ChunkInput, LlmConfig
     from rulec.compiler.llm.fidelity import Rejection
     from rulec.compiler.llm.merge import Disagreement
-    from rulec.compiler.review.decisions import Decision
 
 MANIFEST_NAME = "sensors.toml"
 RULES_SUFFIX = ".jsonl"
@@ -117,9 +116,10 @@ class Compiled(CompileResult):
 def compile_sources(sources: list[Path], created_from: str, extractor: str = "offline",
                     llm: LlmConfig | None = None,
                     progress: Callable[[str], None] | None = None,
-                    decisions: list[Decision] | None = None) -> Compiled:
+                    amend: Callable[[CompileResult], CompileResult] | None = None) -> Compiled:
     """Every stage, in ``STAGES`` order; ``progress`` hears a line as each stage ends.
-    ``decisions`` (``review.decisions``) are applied to the extraction before the build."""
+    ``amend`` changes the extraction before the build (the review decisions of
+    ``rulec compile --decisions``, ``review/decisions.py``)."""
     say = progress or (lambda _line: None)
     started = time.perf_counter()
     read = read_sources(sources)
@@ -128,10 +128,8 @@ def compile_sources(sources: list[Path], created_from: str, extractor: str = "of
         f"({time.perf_counter() - started:.1f} s)")
     started = time.perf_counter()
     extracted = extract_rules(read, extractor, llm)
-    if decisions:
-        from rulec.compiler.review.decisions import apply_decisions
-
-        extracted = apply_decisions(extracted, decisions).result
+    if amend is not None:
+        extracted = amend(extracted)
         _dedupe_ids(extracted.rules)
     say(f"extracted {len(extracted.rules)} rule(s) from {size / 1e6:.1f} MB "
         f"({time.perf_counter() - started:.1f} s)")

@@ -82,7 +82,7 @@ def run_compile(args: argparse.Namespace) -> int:
                              " ".join(s.name or str(s) for s in args.sources),
                              extractor=args.extractor, llm=llm,
                              progress=_progress(args.sources, args.quiet),
-                             decisions=decisions)
+                             amend=_applying(decisions))
     errors = result.errors
     findings = check_knowledge_base(result)
     summary = summary_json(result)
@@ -122,6 +122,15 @@ def _decisions(path: Path | None) -> list[Any]:
     if not path.is_file():
         raise DocumentError(f"{path}: no such decisions file")
     return load_decisions(path)
+
+
+def _applying(decisions: list[Any]) -> Any:
+    """The pipeline's ``amend`` for the decisions (None without any)."""
+    if not decisions:
+        return None
+    from rulec.compiler.review.decisions import apply_decisions
+
+    return lambda result: apply_decisions(result, decisions).result
 
 
 LONG_INPUT_BYTES = 1_000_000  # inputs above this say each stage on stderr as it ends

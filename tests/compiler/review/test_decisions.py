@@ -129,7 +129,8 @@ def test_the_log_keeps_every_line_and_the_last_decision_of_a_statement_wins(
     assert [d.action for d in latest(loaded)] == ["accept"]
     assert len(path.read_text(encoding="utf-8").splitlines()) == 2
     assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["who"] == "A. Engineer"
-    done = compile_sources([PUMP], "pump", decisions=loaded)
+    done = compile_sources([PUMP], "pump",
+                           amend=lambda result: apply_decisions(result, loaded).result)
     assert rule["id"] in {r.id for r in done.rules}
 
 
