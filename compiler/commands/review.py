@@ -93,8 +93,14 @@ def run_review(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, decisions_path: Path) -> int:
     from rulec.compiler.review.server import ReviewState, make_server
 
+    from rulec.runtime.errors import DocumentError
+
     state = ReviewState(args.sources, decisions_path, args.who or _login())
-    server = make_server(state, args.port)
+    try:
+        server = make_server(state, args.port)
+    except OSError as exc:
+        raise DocumentError(f"--port {args.port}: cannot listen on 127.0.0.1: "
+                            f"{exc.strerror or exc}") from None
     host, port = server.server_address[:2]
     print(f"rulec review: serving http://{host}:{port}/ (decisions: {decisions_path}); "
           "Ctrl-C to stop", file=sys.stderr, flush=True)

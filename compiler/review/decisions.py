@@ -96,6 +96,8 @@ def decision_from_json(obj: Any, at: str) -> Decision:
         rule = rule_from_json(obj.get("rule"), f"{at}: rule")
         if rule.kind not in ("if_then", "constraint"):
             raise RuleSchemaError(f"{at}: a reviewed rule must be if_then or constraint")
+    elif action == "accept" and "rule" in obj:  # the rule as it was accepted
+        rule = rule_from_json(obj["rule"], f"{at}: rule")
     elif "rule" in obj:
         raise RuleSchemaError(f"{at}: an {action} decision carries no rule object")
     rule_id = obj.get("rule_id", rule.id if rule is not None else "")
@@ -135,18 +137,28 @@ def append_decision(path: Path, decision: Decision) -> None:
 
 
 def latest(decisions: list[Decision]) -> list[Decision]:
-    """The decisions in force: the last one of each key, in the order first made.  A
-    reject of a statement replaces its earlier decisions on single rules, and a later
-    decision on a rule of it replaces the reject."""
-    by_key: dict[tuple[str, str], Decision] = {}
+    """The decisions in force, changes (reject, correct, create) before acceptances.
+
+    The last change of each key wins: a reject covers the statement's every rule, and a
+    later correction of one of its rules replaces the reject.  An acceptance confirms the
+    rule in force (a corrected one stays corrected); an acceptance after a reject takes
+    the rule back; a later change of the rule replaces the acceptance."""
+    changes: dict[tuple[str, str], Decision] = {}
+    accepts: dict[tuple[str, str], Decision] = {}
     for d in decisions:
+        if d.action == "accept":
+            changes.pop((d.statement, ""), None)
+            accepts[d.key] = d
+            continue
         if d.action == "reject":
-            for key in [k for k in by_key if k[0] == d.statement]:
-                del by_key[key]
+            for table in (changes, accepts):
+                for key in [k for k in table if k[0] == d.statement]:
+                    del table[key]
         else:
-            by_key.pop((d.statement, ""), None)
-        by_key[d.key] = d
-    return list(by_key.values())
+            changes.pop((d.statement, ""), None)
+            accepts.pop(d.key, None)
+        changes[d.key] = d
+    return [*changes.values(), *accepts.values()]
 
 
 @dataclass
@@ -175,7 +187,18 @@ def apply_decisions(result: CompileResult, decisions: list[Decision]) -> Applied
                                     "again", d.text, kind=NEEDS_REVIEW, page=d.page))
             continue
         mine = [r for r in rules if r.source.get("statement") == d.statement]
-        if d.action == "reject":
+        if d.action == "accept" and d.rule is not None:
+            now = next((r for r in mine if r.id == d.rule_id), None)
+            if now is None or not _same_rule(now, d.rule):
+                out.stale.append(d)
+                what = ("no longer yields it" if now is None else
+                        "now yields it differently")
+                problems.append(Problem(st.file, st.line, f"rule {d.rule_id} was accepted in "
+                                        f"review ({d.who}, {d.when}) and the statement {what};"
+                                        " review it again", st.text, kind=NEEDS_REVIEW,
+                                        page=st.page))
+                continue
+        elif d.action == "reject":
             rules = [r for r in rules if r not in mine]
             if st not in descriptive:
                 descriptive.append(st)
@@ -212,6 +235,17 @@ def _reviewed(d: Decision, st: Statement) -> Rule:
         source["page"] = st.page
     note = f"{_DONE[d.action]} in review by {d.who} ({d.when}): {d.why}"
     return dataclasses.replace(d.rule, source=source, notes=[*d.rule.notes, note])
+
+
+def _same_rule(a: Rule, b: Rule) -> bool:
+    """Equal as rules: the same condition, action, severity... wherever they were cited."""
+    def key(rule: Rule) -> dict[str, Any]:
+        obj = rule_to_json(rule)
+        obj.pop("source", None)
+        obj.pop("notes", None)
+        return obj
+
+    return key(a) == key(b)
 
 
 def _at(problem: Problem, st: Statement) -> bool:

@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.model.rules import rule_to_json
 from rulec.compiler.review.decisions import (
     Decision,
     append_decision,
@@ -55,7 +56,11 @@ class ReviewState:
             trial = compile_for_review(self.sources, [*self.reviewed.decisions, decision],
                                        self.read)
             _check_outcome(decision, trial)
-            append_decision(self.path, decision)
+            try:
+                append_decision(self.path, decision)
+            except OSError as exc:
+                raise DecisionRefused(f"{self.path}: cannot write the decision: "
+                                      f"{exc.strerror or exc}") from None
             self.reviewed = trial
             self.page = render(trial.data(), serve=True, who=self.who)
             return decision
@@ -75,7 +80,12 @@ class ReviewState:
         if st.page is not None:
             obj["page"] = st.page
         rule = body.get("rule")
-        if obj["action"] == "create" and isinstance(rule, dict):
+        if obj["action"] == "accept":  # the rule as accepted: a later change is flagged
+            accepted = next((r for r in now.result.rules if r.id == body.get("rule_id")), None)
+            if accepted is None:
+                raise DecisionRefused(f"no rule {body.get('rule_id')!r} to accept")
+            rule = rule_to_json(accepted)
+        elif obj["action"] == "create" and isinstance(rule, dict):
             taken = {r.id for r in now.result.rules}
             rule_id, n = f"R-{st.id[:8]}", 1
             while rule_id in taken:
@@ -148,6 +158,10 @@ def _handler(state: ReviewState) -> type[BaseHTTPRequestHandler]:
                 return
             except RulecError as exc:
                 self._json(HTTPStatus.BAD_REQUEST, {"error": " ".join(str(exc).split())})
+                return
+            except Exception as exc:  # noqa: BLE001 - the page shows it; the server goes on
+                self._json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                           {"error": f"internal error: {type(exc).__name__}: {exc}"})
                 return
             print(f"rulec review: {decision.action} {decision.rule_id or ''} "
                   f"{decision.file}:{decision.line} by {decision.who} -> {state.path}",

@@ -298,12 +298,17 @@
       `<button type="button" data-act="create">Make rule</button><div class="error" role="alert"></div></form>`;
   }
 
-  function number(text) {
-    const parts = String(text).split(",").map((t) => t.trim()).filter((t) => t);
-    const nums = parts.map(Number);
-    if (!nums.length || nums.some((n) => !Number.isFinite(n))) throw new Error(`not a number: ${text}`);
-    return nums.length === 1 ? nums[0] : nums;
+  // One number, or two ("A, B") for a range: never a thousands separator, which would
+  // read 1,800 as the range 1 to 800.
+  function number(text, ranged) {
+    const parts = String(text).split(",").map((t) => t.trim());
+    const nums = parts.map((t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? Number(t) : NaN));
+    if (nums.some((n) => !Number.isFinite(n))) throw new Error(`not a number: ${text} (write 1800, not 1,800)`);
+    if (ranged && nums.length !== 2) throw new Error(`a range needs two numbers "A, B": ${text}`);
+    if (!ranged && nums.length !== 1) throw new Error(`one number, without thousands separators: ${text}`);
+    return ranged ? nums : nums[0];
   }
+  const RANGED = new Set(["between", "outside"]);
 
   function wireForms(root) {
     for (const form of $$("form.decide", root)) for (const b of $$("button[data-act]", form)) {
@@ -320,7 +325,7 @@
     const body = { action: act, statement: form.dataset.statement, who, why: form.elements.why.value };
     if (act === "create") {
       const f = form.elements;
-      const cond = { param: f.param.value, op: f.op.value, value: number(f.value.value) };
+      const cond = { param: f.param.value, op: f.op.value, value: number(f.value.value, RANGED.has(f.op.value)) };
       if (f.unit.value.trim()) cond.unit = f.unit.value.trim();
       const action = f.action.value.trim();
       if (!action) throw new Error("give the action text");
@@ -331,7 +336,7 @@
       if (act === "correct") {
         const obj = JSON.parse(JSON.stringify(r.object));
         atomsOf(obj.condition, [], []).forEach(([, a], k) => {
-          a.value = number(form.elements["value-" + k].value);
+          a.value = number(form.elements["value-" + k].value, RANGED.has(a.op));
           const unit = form.elements["unit-" + k].value.trim();
           if (unit) a.unit = unit; else delete a.unit;
         });

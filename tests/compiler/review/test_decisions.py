@@ -151,3 +151,23 @@ def test_a_correction_must_carry_a_valid_rule_object() -> None:
     rule["condition"]["op"] = "about"
     with pytest.raises(RuleSchemaError, match="op"):
         _decision("correct", st, rule)
+
+
+def test_an_acceptance_keeps_a_correction_and_flags_a_rule_read_differently_since() -> None:
+    result = _extracted()
+    st = _statement(result, "exceeds 120 °C")
+    extracted = rule_to_json(_rule_of(result, st))
+    corrected = dict(extracted, condition=dict(extracted["condition"], value=110))
+    accept = decision_from_json({
+        "action": "accept", "statement": st.id, "file": st.file, "line": st.line,
+        "text": st.text, "rule_id": extracted["id"], "who": "B. Checker",
+        "when": "2026-01-03T00:00:00Z", "why": "second pair of eyes", "rule": corrected},
+        "test")
+    both = [_decision("correct", st, corrected), accept]
+    assert [d.action for d in latest(both)] == ["correct", "accept"]
+    done = apply_decisions(result, both)
+    assert done.stale == [] and extracted["id"] in _fires(done.result, {"oil_temperature": 115})
+    alone = apply_decisions(result, [accept])  # accepted at 110, the manual says 120
+    assert alone.stale == [accept]
+    assert any(p.kind == NEEDS_REVIEW and "now yields it differently" in p.reason
+               for p in alone.result.problems)

@@ -203,6 +203,11 @@ def test_decisions_made_in_the_page_end_up_in_the_recompiled_bundle(
     form.find_element(By.TAG_NAME, "summary").click()
     value = form.find_element(By.NAME, "value-0")
     value.clear()
+    value.send_keys("1,800")  # a thousands separator is refused, never read as a range
+    form.find_element(By.CSS_SELECTOR, "button[data-act='correct']").click()
+    assert "1800, not 1,800" in form.find_element(By.CSS_SELECTOR, ".error").text
+    assert not decisions.exists()
+    value.clear()
     value.send_keys("110")
     Select(form.find_element(By.NAME, "severity")).select_by_visible_text("warning")
     form.find_element(By.NAME, "why").send_keys("stand B limit is 110")
