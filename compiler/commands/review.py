@@ -92,7 +92,6 @@ def run_review(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, decisions_path: Path) -> int:
     from rulec.compiler.review.server import ReviewState, make_server
-
     from rulec.runtime.errors import DocumentError
 
     state = ReviewState(args.sources, decisions_path, args.who or _login())

@@ -205,7 +205,7 @@ def test_decisions_made_in_the_page_end_up_in_the_recompiled_bundle(
     value.clear()
     value.send_keys("1,800")  # a thousands separator is refused, never read as a range
     form.find_element(By.CSS_SELECTOR, "button[data-act='correct']").click()
-    assert "1800, not 1,800" in form.find_element(By.CSS_SELECTOR, ".error").text
+    assert "thousands separators" in form.find_element(By.CSS_SELECTOR, ".error").text
     assert not decisions.exists()
     value.clear()
     value.send_keys("110")
