@@ -88,3 +88,17 @@ def test_a_post_from_another_origin_is_refused(served: tuple[str, ReviewState]) 
                             "rule_id": rule["id"], "who": "A", "why": ""},
                       {"Origin": "http://evil.example"})
     assert status == 403 and not state.path.exists()
+
+
+def test_an_acceptance_records_the_rule_as_accepted(served: tuple[str, ReviewState]) -> None:
+    url, state = served
+    rule = _rule(state, "falls below 20 psi")
+    status, _ = _post(url, {"action": "accept", "statement": rule["statement"],
+                            "rule_id": rule["id"], "who": "A", "why": "as written"})
+    assert status == 200
+    (decision,) = load_decisions(state.path)
+    assert decision.rule is not None and decision.rule.id == rule["id"]
+    assert state.reviewed.stale == []
+    status, answer = _post(url, {"action": "accept", "statement": rule["statement"],
+                                 "rule_id": "R-none", "who": "A", "why": ""})
+    assert status == 400 and "R-none" in answer["error"]
