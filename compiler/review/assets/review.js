@@ -37,34 +37,49 @@
     }
   }
 
-  function matches(s) {
-    const classes = new Set($$("#classes input:checked").map((el) => el.value));
-    if (!classes.has(s.class)) return false;
-    const sev = $("#severity").value;
-    if (sev && !s.severities.includes(sev)) return false;
-    const param = $("#param").value;
-    if (param && !s.params.includes(param)) return false;
-    const q = $("#search").value.trim().toLowerCase();
-    if (q) {
-      const hay = [s.text, s.reason, s.file, ...s.rules,
-        ...s.rules.map((id) => (rules.get(id) || {}).words || "")].join(" ").toLowerCase();
-      if (!hay.includes(q)) return false;
+  function filterState() {
+    return {
+      classes: new Set($$("#classes input:checked").map((el) => el.value)),
+      sev: $("#severity").value,
+      param: $("#param").value,
+      q: $("#search").value.trim().toLowerCase(),
+    };
+  }
+
+  function matches(s, f) {
+    if (!f.classes.has(s.class)) return false;
+    if (f.sev && !s.severities.includes(f.sev)) return false;
+    if (f.param && !s.params.includes(f.param)) return false;
+    if (f.q) {
+      if (s.hay === undefined) {
+        s.hay = [s.text, s.reason, s.file, ...s.rules,
+          ...s.rules.map((id) => (rules.get(id) || {}).words || "")].join(" ").toLowerCase();
+      }
+      if (!s.hay.includes(f.q)) return false;
     }
     return true;
   }
 
+  let marked = null; // statement index -> its span(s) in the text and its row in the list
   function applyFilters() {
+    if (marked === null) {
+      marked = statements.map(() => []);
+      for (const el of $$("#docs [data-i], #statements tr[data-i]")) marked[+el.dataset.i].push(el);
+    }
+    const f = filterState();
     let shown = 0;
+    const visible = new Set();
     statements.forEach((s, i) => {
-      const ok = matches(s);
-      if (ok) shown += 1;
-      for (const el of $$(`[data-i="${i}"]`)) {
+      const ok = matches(s, f);
+      if (ok) {
+        shown += 1;
+        for (const r of s.rules) visible.add(r);
+      }
+      for (const el of marked[i]) {
         if (el.tagName === "TR") el.hidden = !ok; else el.classList.toggle("dim", !ok);
       }
     });
     $("#shown").textContent = `${shown} of ${statements.length} statement(s) shown`;
-    const visible = new Set();
-    statements.forEach((s) => { if (matches(s)) for (const r of s.rules) visible.add(r); });
     for (const card of $$("#rules .card")) card.hidden = !visible.has(card.dataset.rule);
   }
 
@@ -104,7 +119,8 @@
       `<span class="badge b-${slug(s.class)}">${esc(s.class || "other")}</span></td>` +
       `<td>${esc(where(s))}</td><td>${esc(s.text)}<div class="muted">${esc(s.reason)}</div></td>` +
       `<td>${s.rules.map((r) => `<a href="#r-${esc(r)}" class="rule-link">${esc(r)}</a>`).join(" ")}</td></tr>`);
-    $("#statements").innerHTML = `<table><thead><tr><th>class</th><th>where</th><th>statement</th>` +
+    $("#statements").innerHTML = `<table><colgroup><col class="c-class"><col class="c-where"><col>` +
+      `<col class="c-rules"></colgroup><thead><tr><th>class</th><th>where</th><th>statement</th>` +
       `<th>rules</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
     for (const tr of $$("#statements tr.row")) tr.addEventListener("click", (ev) => {
       if (ev.target.tagName !== "A") select(+tr.dataset.i, true);
