@@ -5,7 +5,7 @@ Every decision is tried before it is written: the sources are compiled again wit
 applied (``session.compile_for_review``), and a rule the build refuses (an unknown unit,
 a unit of another quantity) is answered with the build's own message and not written.
 The server binds the loopback address only and answers a POST only from its own page
-(JSON body, no foreign ``Origin``).
+(JSON body, no foreign ``Origin``, a loopback name in ``Host``).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ class ReviewState:
         self.path = decisions_path
         self.who = who
         self.lock = threading.Lock()
+        self.port = 0  # set by make_server once the socket is bound
         self.read = read_sources(self.sources)
         self.reviewed = compile_for_review(self.sources, load_decisions(self.path), self.read)
         self.page = render(self.reviewed.data(), serve=True, who=who)
@@ -130,13 +131,27 @@ def _handler(state: ReviewState) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             pass  # quiet: the terminal shows the decisions, not every request
 
+        def _host_is_loopback(self) -> bool:
+            """A name other than the loopback's in Host is a page of another site that had
+            its name point here (DNS rebinding): it gets nothing."""
+            host = self.headers.get("Host", "")
+            port = state.port
+            if host in (f"127.0.0.1:{port}", f"localhost:{port}"):
+                return True
+            self._send(HTTPStatus.FORBIDDEN, b"the review answers 127.0.0.1 only", "text/plain")
+            return False
+
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            if not self._host_is_loopback():
+                return
             if self.path.split("?")[0] not in ("/", "/index.html"):
                 self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
                 return
             self._send(HTTPStatus.OK, state.page.encode("utf-8"), "text/html; charset=utf-8")
 
         def do_POST(self) -> None:  # noqa: N802
+            if not self._host_is_loopback():
+                return
             if self.path != "/api/decision":
                 self._json(HTTPStatus.NOT_FOUND, {"error": "not found"})
                 return
@@ -184,4 +199,6 @@ def _handler(state: ReviewState) -> type[BaseHTTPRequestHandler]:
 
 def make_server(state: ReviewState, port: int = 0) -> ThreadingHTTPServer:
     """A server for the review on 127.0.0.1 (``port`` 0: any free port)."""
-    return ThreadingHTTPServer((HOST, port), _handler(state))
+    server = ThreadingHTTPServer((HOST, port), _handler(state))
+    state.port = int(server.server_address[1])
+    return server

@@ -110,3 +110,26 @@ def test_compile_flags_a_decision_whose_sentence_changed(
     flagged, err = needs_review()
     assert flagged == applied + 1
     assert "changed since it was reviewed (reject by A. Engineer" in err
+
+
+def test_compile_and_extract_report_the_decisions_they_apply(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = copy_manuals(tmp_path)
+    page = tmp_path / "r.html"
+    assert run(capsys, "review", src, "-o", page)[0] == 0
+    data = json.loads(page.read_text(encoding="utf-8").split(
+        'id="review-data">', 1)[1].split("</script>", 1)[0])
+    st = next(s for s in data["statements"] if "falls below 20 psi" in s["text"])
+    decisions = tmp_path / "decisions.jsonl"
+    decisions.write_text(json.dumps({
+        "action": "reject", "statement": st["id"], "file": st["file"], "line": st["line"],
+        "text": st["text"], "rule_id": st["rules"][0], "who": "A. Engineer",
+        "when": "2026-01-02T03:04:05Z", "why": "duplicate"}) + "\n", encoding="utf-8")
+    rules = tmp_path / "rules.jsonl"
+    status, out, err = run(capsys, "extract", src, "-o", rules, "--decisions", decisions,
+                           "--json")
+    assert status == 0, err
+    assert json.loads(out)["decisions"] == {"in_file": 1, "applied": 1, "flagged": 0}
+    assert "review decisions: 1 applied, 0 on statements that changed since" in err
+    ids = [json.loads(line)["id"] for line in rules.read_text(encoding="utf-8").splitlines()]
+    assert st["rules"][0] not in ids and len(ids) == len(data["rules"]) - 1

@@ -102,3 +102,11 @@ def test_an_acceptance_records_the_rule_as_accepted(served: tuple[str, ReviewSta
     status, answer = _post(url, {"action": "accept", "statement": rule["statement"],
                                  "rule_id": "R-none", "who": "A", "why": ""})
     assert status == 400 and "R-none" in answer["error"]
+
+
+def test_a_request_naming_another_host_gets_nothing(served: tuple[str, ReviewState]) -> None:
+    url, _ = served
+    request = urllib.request.Request(url + "/", headers={"Host": "attacker.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 403
