@@ -136,6 +136,8 @@
       ["advisory (template: {condition} is filled with the live values)", esc(r.advisory)],
       [r.kind === "procedure" ? "steps" : "action", r.steps.length ?
         "<ol>" + r.steps.map((t) => `<li>${esc(t)}</li>`).join("") + "</ol>" : esc(r.action)],
+      ["knowledge-base findings", DATA.findings.filter((f) => f.rules.includes(r.id))
+        .map((f) => `<b>${esc(f.kind.replace(/_/g, " "))}</b>: ${esc(f.message)}`).join("<br>")],
       ["notes", r.notes.map(esc).join("<br>")],
     ].filter(([, v]) => v).map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
     const anchor = inDetail ? "" : ` id="r-${esc(r.id)}"`;

@@ -236,3 +236,15 @@ def test_decisions_made_in_the_page_end_up_in_the_recompiled_bundle(
     fired = _compile(src, decisions, tmp_path / "b.bundle", "oil_temperature=141")
     assert created in {r["id"] for r in fired["rules"]}
     assert "stop the pump" in next(r["advisory"] for r in fired["rules"] if r["id"] == created)
+
+
+def test_a_rule_shows_the_findings_that_name_it(browser: Any, page: Path) -> None:
+    _open(browser, page.as_uri())
+    data = compile_for_review([PUMP]).data()
+    (finding,) = data["findings"]
+    browser.find_element(By.CSS_SELECTOR, "nav.tabs button[data-tab='findings']").click()
+    shown = browser.find_element(By.ID, "findings").text
+    assert finding["message"] in shown
+    browser.find_element(By.CSS_SELECTOR, "#findings .rule-link").click()
+    card = browser.find_element(By.ID, f"r-{finding['rules'][0]}")
+    assert card.is_displayed() and "shadowed" in card.text and finding["message"] in card.text
