@@ -41,11 +41,8 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
     for rule in result.rules:
         for sid in _statements_of(rule):
             by_statement.setdefault(sid, []).append(rule.id)
-    problems: dict[tuple[str, int | None, int], list[Problem]] = {}
-    for p in result.problems:
-        if p.kind in (UNREADABLE, NEEDS_REVIEW):
-            problems.setdefault((p.file, p.page, p.line), []).append(p)
     descriptive = {st.id for st in result.descriptive}
+    problems = _problems_by_statement(result, set(by_statement), descriptive)
     rules = {r.id: r for r in result.rules}
     decided: dict[str, list[dict[str, Any]]] = {}
     for d in decisions:
@@ -96,8 +93,36 @@ def _statements_of(rule: Rule) -> list[str]:
     return [i for i in dict.fromkeys(ids) if i]
 
 
+def _problems_by_statement(result: Compiled, ruled: set[str], descriptive: set[str]
+                           ) -> dict[str, Problem]:
+    """Each unreadable or needs-review report on the statement it is about.  A report
+    names a file, page and line; several statements may start on that line, so the one
+    it is about is the one with its words (as written or as read), else the one its words
+    are part of, else the one that yielded nothing else there."""
+    at: dict[tuple[str, int | None, int], list[Statement]] = {}
+    for document in result.documents:
+        for st in document.views.statements if document.views is not None else ():
+            at.setdefault((st.file, st.page, st.line), []).append(st)
+    out: dict[str, Problem] = {}
+    for p in result.problems:
+        if p.kind not in (UNREADABLE, NEEDS_REVIEW):
+            continue
+        here = at.get((p.file, p.page, p.line), [])
+        words = " ".join(p.text.split())
+        best = (next((s for s in here if words in (s.text, " ".join(s.parse_text.split()))),
+                     None)
+                or next((s for s in here if words and (words in s.text or s.text in words)),
+                        None)
+                or next((s for s in here if s.id not in ruled and s.id not in descriptive),
+                        None)
+                or (here[0] if here else None))
+        if best is not None:
+            out.setdefault(best.id, p)
+    return out
+
+
 def _statement(st: Statement, by_statement: dict[str, list[str]],
-               problems: dict[tuple[str, int | None, int], list[Problem]],
+               problems: dict[str, Problem],
                descriptive: set[str], rules: dict[str, Rule], result: Compiled,
                decided: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     ids = by_statement.get(st.id, [])
@@ -105,11 +130,9 @@ def _statement(st: Statement, by_statement: dict[str, list[str]],
     if ids:
         cls = "compiled"
     else:
-        here = problems.get((st.file, st.page, st.line), [])
-        exact = [p for p in here if " ".join(p.text.split()) == st.text] or (
-            here if len(here) == 1 else [])
-        if exact:
-            cls, reason = exact[0].kind, exact[0].reason
+        problem = problems.get(st.id)
+        if problem is not None:
+            cls, reason = problem.kind, problem.reason
         elif st.id in descriptive:
             cls, reason = "descriptive", result.descriptive_reason(st)
         elif st.kind in ("heading", "title"):

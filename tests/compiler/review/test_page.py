@@ -117,3 +117,17 @@ def test_a_statement_changed_since_its_decision_is_marked_for_review(tmp_path: P
     now = _by_text(after.data(), "falls below 25 psi")
     assert now["class"] == "needs review" and now["rules"]  # flagged, its new rule shown
     assert "changed since it was reviewed" in now["reason"] and "20 psi" in now["reason"]
+
+
+def test_a_report_marks_the_statement_it_is_about_not_its_neighbour_on_the_line(
+        tmp_path: Path) -> None:
+    from review_helpers import copy_manuals
+
+    src = copy_manuals(tmp_path)
+    with (src / "pump.txt").open("a", encoding="utf-8") as out:
+        out.write("The pump room has 2 doors. Open the drain slowly (at most 2 turns per "
+                  "10 seconds) to avoid surges.\n")
+    data = compile_for_review([src]).data()
+    door, drain = _by_text(data, "has 2 doors"), _by_text(data, "Open the drain")
+    assert door["line"] == drain["line"]
+    assert (door["class"], drain["class"]) == ("descriptive", "unreadable")
