@@ -217,7 +217,7 @@ def apply_decisions(result: CompileResult, decisions: list[Decision]) -> Applied
             if any(r.id == d.rule_id for r in rules):
                 continue  # the extractor now reads it itself, under the same id
             rules.append(_reviewed(d, st))
-            problems = [p for p in problems if not _at(p, st) or not p.fatal]
+            problems = [p for p in problems if not (_at(p, st) and p.fatal and _about(p, st))]
             descriptive = [s for s in descriptive if s.id != st.id]
         out.applied.append(d)
     out.result = dataclasses.replace(result, rules=tuple(rules),
@@ -250,6 +250,13 @@ def _same_rule(a: Rule, b: Rule) -> bool:
 
 def _at(problem: Problem, st: Statement) -> bool:
     return (problem.file, problem.line, problem.page) == (st.file, st.line, st.page)
+
+
+def _about(problem: Problem, st: Statement) -> bool:
+    """The report's words are the statement's (as written or as read), or part of them."""
+    words = " ".join(problem.text.split())
+    return bool(words) and (words in (st.text, " ".join(st.parse_text.split()))
+                            or words in st.text or st.text in words)
 
 
 def _statements(result: CompileResult) -> dict[str, Statement]:

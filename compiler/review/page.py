@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.extract.offline import NEEDS_REVIEW, UNREADABLE, Problem
@@ -49,23 +50,23 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
         decided.setdefault(d.statement, []).append(_decision_json(d))
     statements: list[dict[str, Any]] = []
     documents = []
-    changed = {(d.file, d.page, d.line): d for d in stale}
+    changed = _changed_statements(result, stale)
     for document in result.documents:
         if document.views is None:
             continue
         first = len(statements)
         for st in document.views.statements:
             item = _statement(st, by_statement, problems, descriptive, rules, result, decided)
-            was = changed.get((st.file, st.page, st.line))
+            was = changed.get(st.id)
             if was is not None:  # reviewed once, changed since: flagged whatever it yields
                 item.update({"class": "needs review", "reason": (
                     f"changed since it was reviewed ({was.action} by {was.who}, {was.when}); "
                     f"it read: {was.text}"), "decisions": decided.get(was.statement, [])})
             statements.append(item)
         documents.append(_document(document, statements[first:], first))
-    placed = {(s["file"], s["page"], s["line"]) for s in statements}
+    placed = {d.statement for d in changed.values()}
     for d in stale:  # a decision on a sentence no longer in the manuals: shown, flagged
-        if (d.file, d.page, d.line) not in placed:
+        if d.statement not in placed:
             statements.append({
                 "id": d.statement, "file": d.file, "line": d.line, "page": d.page,
                 "text": d.text, "class": "needs review", "kind": "changed",
@@ -84,6 +85,22 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
         "decisions": [_decision_json(d) for d in decisions],
         "stale": len(stale),
     }
+
+
+def _changed_statements(result: Compiled, stale: Sequence[Decision]) -> dict[str, Decision]:
+    """For each decision whose sentence changed: the statement that stands where it stood
+    now, the most like its old words (statement id -> decision)."""
+    at: dict[tuple[str, int | None, int], list[Statement]] = {}
+    for document in result.documents:
+        for st in document.views.statements if document.views is not None else ():
+            at.setdefault((st.file, st.page, st.line), []).append(st)
+    out: dict[str, Decision] = {}
+    for d in stale:
+        here = [st for st in at.get((d.file, d.page, d.line), []) if st.id not in out]
+        if here:
+            best = max(here, key=lambda st: SequenceMatcher(None, st.text, d.text).ratio())
+            out[best.id] = d
+    return out
 
 
 def _statements_of(rule: Rule) -> list[str]:
