@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.llm.flags import CACHE_DIR_NAME, add_llm_arguments
+
 DEFAULT_DECISIONS = Path("review-decisions.jsonl")
 
 
@@ -42,15 +44,15 @@ def register(sub: Any) -> None:
                    "the --scenario runs that raise it, and the rules none raised")
     p.add_argument("--scenario", type=Path, action="append", default=[], metavar="RUN.csv",
                    help="a replay scenario (CSV as for `rulec replay`) for --trace; repeat")
+    add_llm_arguments(p)
     p.set_defaults(run=run_review)
 
 
 def run_review(args: argparse.Namespace) -> int:
     from rulec.compiler.commands.outputs import refuse_overwriting_inputs
+    from rulec.compiler.llm.client import config_from_args
     from rulec.compiler.review.decisions import load_decisions
-    from rulec.compiler.review.html import render
     from rulec.compiler.review.session import compile_for_review
-    from rulec.compiler.review.trace import trace, write_trace
     from rulec.runtime.errors import DocumentError, StateError
 
     if args.output is None and not args.serve and args.trace is None:
@@ -68,33 +70,49 @@ def run_review(args: argparse.Namespace) -> int:
     for run in args.scenario:
         if not run.is_file():
             raise StateError(f"{run}: no such scenario file")
+    written = args.output or args.trace
+    llm = config_from_args(args, default_cache=(written.parent if written else Path("."))
+                           / CACHE_DIR_NAME)
+    if args.serve:
+        assert decisions_path is not None
+        return _serve(args, decisions_path, llm)
     decisions = load_decisions(decisions_path) if decisions_path is not None else []
-    reviewed = compile_for_review(args.sources, decisions)
+    _outputs(args, compile_for_review(args.sources, decisions, extractor=args.extractor,
+                                      llm=llm))
+    return 0
+
+
+def _outputs(args: argparse.Namespace, reviewed: Any) -> None:
+    """The page (-o) and the traceability export (--trace) of one compile for review."""
+    from rulec.compiler.review.html import render
+    from rulec.compiler.review.trace import trace, write_trace
+
     if args.output is not None:
         _write(args.output, render(reviewed.data()))
         print(f"wrote {args.output}: {len(reviewed.result.rules)} rule(s), "
               f"{_count(reviewed)} statement(s), {len(reviewed.findings)} finding(s), "
-              f"{len(decisions)} decision(s)", file=sys.stderr)
+              f"{len(reviewed.decisions)} decision(s)", file=sys.stderr)
     if args.trace is not None:
         export = trace(reviewed, args.scenario)
         try:
             write_trace(args.trace, export)
         except OSError as exc:
+            from rulec.runtime.errors import DocumentError
+
             raise DocumentError(f"{args.trace}: cannot write: {exc.strerror or exc}") from None
         print(f"wrote {args.trace}: bundle {export['bundle_id']}, "
               f"{len(export['scenarios'])} scenario(s), {len(export['never_raised'])} rule(s) "
               "never raised", file=sys.stderr)
-    if args.serve:
-        assert decisions_path is not None
-        return _serve(args, decisions_path)
-    return 0
 
 
-def _serve(args: argparse.Namespace, decisions_path: Path) -> int:
+def _serve(args: argparse.Namespace, decisions_path: Path, llm: Any) -> int:
+    """The page on 127.0.0.1 until Ctrl-C; -o and --trace are written first, at start."""
     from rulec.compiler.review.server import ReviewState, make_server
     from rulec.runtime.errors import DocumentError
 
-    state = ReviewState(args.sources, decisions_path, args.who or _login())
+    state = ReviewState(args.sources, decisions_path, args.who or _login(), args.extractor,
+                        llm)
+    _outputs(args, state.reviewed)
     try:
         server = make_server(state, args.port)
     except OSError as exc:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rulec.compiler.extract.offline import NEEDS_REVIEW, Problem
 from rulec.compiler.model.rules import Rule, rule_from_json, rule_to_json
 from rulec.compiler.read.statements import Statement
+from rulec.compiler.review.provenance import StatementIndex
 from rulec.runtime.errors import RuleSchemaError
 
 if TYPE_CHECKING:
@@ -172,7 +173,8 @@ class Applied:
 
 def apply_decisions(result: CompileResult, decisions: list[Decision]) -> Applied:
     """The extraction with the latest decisions applied (a new, frozen result)."""
-    statements = _statements(result)
+    index = StatementIndex(result.documents)
+    statements = index.by_id
     rules = list(result.rules)
     descriptive = list(result.descriptive)
     reasons = dict(result.descriptive_reasons)
@@ -186,7 +188,7 @@ def apply_decisions(result: CompileResult, decisions: list[Decision]) -> Applied
                                     f"reviewed ({d.action} by {d.who}, {d.when}); review it "
                                     "again", d.text, kind=NEEDS_REVIEW, page=d.page))
             continue
-        mine = [r for r in rules if r.source.get("statement") == d.statement]
+        mine = [r for r in rules if d.statement in index.of_rule(r)]
         if d.action == "accept" and d.rule is not None:
             now = next((r for r in mine if r.id == d.rule_id), None)
             if now is None or not _same_rule(now, d.rule):
@@ -257,12 +259,3 @@ def _about(problem: Problem, st: Statement) -> bool:
     words = " ".join(problem.text.split())
     return bool(words) and (words in (st.text, " ".join(st.parse_text.split()))
                             or words in st.text or st.text in words)
-
-
-def _statements(result: CompileResult) -> dict[str, Statement]:
-    out: dict[str, Statement] = {}
-    for document in result.documents:
-        if document.views is not None:
-            for st in document.views.statements:
-                out[st.id] = st
-    return out

@@ -20,6 +20,7 @@ from rulec.compiler.extract.offline import NEEDS_REVIEW, UNREADABLE, Problem
 from rulec.compiler.model.rules import All, AnyOf, Atom, Condition, Not, Rule, rule_to_json
 from rulec.compiler.model.units import UnitError, convert, parse_unit
 from rulec.compiler.read.statements import Statement
+from rulec.compiler.review.provenance import StatementIndex, folded
 from rulec.runtime.bundle.loader import Bundle
 from rulec.runtime.engine.advisory import relation_words, unit_suffix
 from rulec.runtime.vocabulary import parameter_words
@@ -38,19 +39,21 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
               bundle_id: str, decisions: Sequence[Decision] = (),
               stale: Sequence[Decision] = ()) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data."""
+    index = StatementIndex(result.documents)
+    of_rule = {rule.id: index.of_rule(rule) for rule in result.rules}
     by_statement: dict[str, list[str]] = {}
     for rule in result.rules:
-        for sid in _statements_of(rule):
+        for sid in of_rule[rule.id]:
             by_statement.setdefault(sid, []).append(rule.id)
     descriptive = {st.id for st in result.descriptive}
-    problems = _problems_by_statement(result, set(by_statement), descriptive)
+    problems = _problems_by_statement(result, index, set(by_statement), descriptive)
     rules = {r.id: r for r in result.rules}
     decided: dict[str, list[dict[str, Any]]] = {}
     for d in decisions:
         decided.setdefault(d.statement, []).append(_decision_json(d))
     statements: list[dict[str, Any]] = []
     documents = []
-    changed = _changed_statements(result, stale)
+    changed = _changed_statements(index, stale)
     for document in result.documents:
         if document.views is None:
             continue
@@ -78,7 +81,7 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
         "classes": list(CLASSES),
         "documents": documents,
         "statements": statements,
-        "rules": [_rule(rule, bundle) for rule in result.rules],
+        "rules": [_rule(rule, bundle, of_rule[rule.id]) for rule in result.rules],
         "findings": [f.to_json() for f in findings],
         "parameters": [_parameter(p) for p in bundle.parameters],
         "boxes": _boxes(bundle),
@@ -87,47 +90,31 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
     }
 
 
-def _changed_statements(result: Compiled, stale: Sequence[Decision]) -> dict[str, Decision]:
+def _changed_statements(index: StatementIndex, stale: Sequence[Decision]
+                        ) -> dict[str, Decision]:
     """For each decision whose sentence changed: the statement that stands where it stood
     now, the most like its old words (statement id -> decision)."""
-    at: dict[tuple[str, int | None, int], list[Statement]] = {}
-    for document in result.documents:
-        for st in document.views.statements if document.views is not None else ():
-            at.setdefault((st.file, st.page, st.line), []).append(st)
     out: dict[str, Decision] = {}
     for d in stale:
-        here = [st for st in at.get((d.file, d.page, d.line), []) if st.id not in out]
+        here = [st for st in index.at(d.file, d.page, d.line) if st.id not in out]
         if here:
             best = max(here, key=lambda st: SequenceMatcher(None, st.text, d.text).ratio())
             out[best.id] = d
     return out
 
 
-def _statements_of(rule: Rule) -> list[str]:
-    """The statements a rule was made from: its own, and each step's for a procedure."""
-    ids = [rule.source.get("statement", "")]
-    ids += [step.source.get("statement", "") for step in rule.steps]
-    return [i for i in dict.fromkeys(ids) if i]
-
-
-def _problems_by_statement(result: Compiled, ruled: set[str], descriptive: set[str]
-                           ) -> dict[str, Problem]:
+def _problems_by_statement(result: Compiled, index: StatementIndex, ruled: set[str],
+                           descriptive: set[str]) -> dict[str, Problem]:
     """Each unreadable or needs-review report on the statement it is about.  A report
     names a file, page and line; several statements may start on that line, so the one
-    it is about is the one with its words (as written or as read), else the one its words
-    are part of, else the one that yielded nothing else there."""
-    at: dict[tuple[str, int | None, int], list[Statement]] = {}
-    for document in result.documents:
-        for st in document.views.statements if document.views is not None else ():
-            at.setdefault((st.file, st.page, st.line), []).append(st)
+    it is about is the one with its words, else the one that yielded nothing else there."""
     out: dict[str, Problem] = {}
     for p in result.problems:
         if p.kind not in (UNREADABLE, NEEDS_REVIEW):
             continue
-        here = at.get((p.file, p.page, p.line), [])
-        words = " ".join(p.text.split())
-        best = (next((s for s in here if words in (s.text, " ".join(s.parse_text.split()))),
-                     None)
+        here = index.at(p.file, p.page, p.line)
+        words = folded(p.text)
+        best = (next((s for s in here if words in (s.text, folded(s.parse_text))), None)
                 or next((s for s in here if words and (words in s.text or s.text in words)),
                         None)
                 or next((s for s in here if s.id not in ruled and s.id not in descriptive),
@@ -193,15 +180,15 @@ def _document(document: Document, statements: list[dict[str, Any]], first: int
             "unplaced": unplaced, "count": len(statements)}
 
 
-def _rule(rule: Rule, bundle: Bundle) -> dict[str, Any]:
+def _rule(rule: Rule, bundle: Bundle, statements: list[str]) -> dict[str, Any]:
     index = bundle.rule_index.get(rule.id)
     spec = bundle.rules[index] if index is not None else None
     units = {p.name: p.unit for p in bundle.parameters}
     atoms = _atoms(rule.condition)
     return {
         "id": rule.id, "kind": rule.kind, "severity": rule.severity,
-        "statement": rule.source.get("statement", ""),
-        "statements": _statements_of(rule),
+        "statement": statements[0] if statements else "",
+        "statements": statements,
         "file": rule.source.get("file", ""), "line": rule.source.get("line"),
         "page": rule.source.get("page"), "text": rule.source.get("text", ""),
         "words": condition_words(rule.condition) if rule.condition is not None else "",

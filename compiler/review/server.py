@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.model.rules import rule_to_json
 from rulec.compiler.review.decisions import (
@@ -28,8 +28,11 @@ from rulec.compiler.review.decisions import (
     now_utc,
 )
 from rulec.compiler.review.html import render
-from rulec.compiler.review.session import Reviewed, compile_for_review
+from rulec.compiler.review.session import Reviewed, compile_for_review, extract_for_review
 from rulec.runtime.errors import RulecError
+
+if TYPE_CHECKING:
+    from rulec.compiler.llm.client import LlmConfig
 
 HOST = "127.0.0.1"
 MAX_BODY = 1_000_000
@@ -38,16 +41,17 @@ MAX_BODY = 1_000_000
 class ReviewState:
     """The sources, the decisions file and the compile they give, behind one lock."""
 
-    def __init__(self, sources: Sequence[Path], decisions_path: Path, who: str) -> None:
-        from rulec.compiler.pipeline import read_sources
-
+    def __init__(self, sources: Sequence[Path], decisions_path: Path, who: str,
+                 extractor: str = "offline", llm: LlmConfig | None = None) -> None:
         self.sources = list(sources)
         self.path = decisions_path
         self.who = who
         self.lock = threading.Lock()
         self.port = 0  # set by make_server once the socket is bound
-        self.read = read_sources(self.sources)
-        self.reviewed = compile_for_review(self.sources, load_decisions(self.path), self.read)
+        # the manuals are read and extracted once; each decision is applied to this
+        self.extracted = extract_for_review(self.sources, extractor, llm)
+        self.reviewed = compile_for_review(self.sources, load_decisions(self.path),
+                                           self.extracted)
         self.page = render(self.reviewed.data(), serve=True, who=who)
 
     def decide(self, body: Any) -> Decision:
@@ -55,7 +59,7 @@ class ReviewState:
         with self.lock:
             decision = self._decision(body, self.reviewed)
             trial = compile_for_review(self.sources, [*self.reviewed.decisions, decision],
-                                       self.read)
+                                       self.extracted)
             _check_outcome(decision, trial)
             try:
                 append_decision(self.path, decision)

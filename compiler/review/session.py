@@ -15,7 +15,8 @@ from rulec.compiler.review.decisions import Decision, apply_decisions
 if TYPE_CHECKING:
     from rulec.compiler.build.writer import BundleBytes
     from rulec.compiler.kb.checks import Finding
-    from rulec.compiler.pipeline import Compiled, Sources
+    from rulec.compiler.llm.client import LlmConfig
+    from rulec.compiler.pipeline import Compiled, CompileResult
 
 
 @dataclass
@@ -40,15 +41,26 @@ def created_from(sources: Sequence[Path]) -> str:
     return " ".join(s.name or str(s) for s in sources)
 
 
+def extract_for_review(sources: Sequence[Path], extractor: str = "offline",
+                       llm: LlmConfig | None = None) -> CompileResult:
+    """Read and extract once; a served review applies each new decision to this."""
+    from rulec.compiler.pipeline import extract_rules, read_sources
+
+    return extract_rules(read_sources(list(sources)), extractor, llm)
+
+
 def compile_for_review(sources: Sequence[Path], decisions: Sequence[Decision] = (),
-                       read: Sources | None = None) -> Reviewed:
-    """Compile the sources (already read ones when given) with the decisions applied."""
+                       extracted: CompileResult | None = None, extractor: str = "offline",
+                       llm: LlmConfig | None = None) -> Reviewed:
+    """Compile the sources (from an extraction already made, when given) with the
+    decisions applied."""
     from rulec.compiler.build import writer
     from rulec.compiler.kb.checks import check_knowledge_base
-    from rulec.compiler.pipeline import build, extract_rules, read_sources
+    from rulec.compiler.pipeline import build
 
-    read = read if read is not None else read_sources(list(sources))
-    applied = apply_decisions(extract_rules(read), list(decisions))
+    if extracted is None:
+        extracted = extract_for_review(sources, extractor, llm)
+    applied = apply_decisions(extracted, list(decisions))
     result = build(applied.result, created_from(sources))
     made = writer.encode(result.payload)
     return Reviewed(result, check_knowledge_base(result), made, list(decisions),
