@@ -62,9 +62,12 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
             item = _statement(st, by_statement, problems, descriptive, rules, result, decided)
             was = changed.get(st.id)
             if was is not None:  # reviewed once, changed since: flagged whatever it yields
-                item.update({"class": "needs review", "reason": (
-                    f"changed since it was reviewed ({was.action} by {was.who}, {was.when}); "
-                    f"it read: {was.text}"), "decisions": decided.get(was.statement, [])})
+                why = (f"changed since it was reviewed ({was.action} by {was.who}, "
+                       f"{was.when}); it read: {was.text}" if was.statement != st.id else
+                       f"reviewed ({was.action} by {was.who}, {was.when}), and it now yields "
+                       f"another rule than {was.rule_id} or none; review it again")
+                item.update({"class": "needs review", "reason": why,
+                             "decisions": decided.get(was.statement, [])})
             statements.append(item)
         documents.append(_document(document, statements[first:], first))
     placed = {d.statement for d in changed.values()}
@@ -92,10 +95,14 @@ def page_data(result: Compiled, findings: Sequence[Finding], bundle: Bundle,
 
 def _changed_statements(index: StatementIndex, stale: Sequence[Decision]
                         ) -> dict[str, Decision]:
-    """For each decision whose sentence changed: the statement that stands where it stood
-    now, the most like its old words (statement id -> decision)."""
+    """For each decision no longer applied: its statement when its words are still there,
+    else the statement that stands where it stood, the most like its old words
+    (statement id -> decision)."""
     out: dict[str, Decision] = {}
     for d in stale:
+        if d.statement in index.by_id:  # the same words, yielding another rule or none
+            out.setdefault(d.statement, d)
+            continue
         here = [st for st in index.at(d.file, d.page, d.line) if st.id not in out]
         if here:
             best = max(here, key=lambda st: SequenceMatcher(None, st.text, d.text).ratio())
