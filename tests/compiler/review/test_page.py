@@ -131,3 +131,19 @@ def test_a_report_marks_the_statement_it_is_about_not_its_neighbour_on_the_line(
     door, drain = _by_text(data, "has 2 doors"), _by_text(data, "Open the drain")
     assert door["line"] == drain["line"]
     assert (door["class"], drain["class"]) == ("descriptive", "unreadable")
+
+
+def test_an_acceptance_of_another_rule_than_the_statement_yields_is_marked() -> None:
+    from rulec.compiler.review.decisions import decision_from_json
+
+    before = compile_for_review([PUMP]).data()
+    st = _by_text(before, "exceeds 120 °C")
+    rule = next(r for r in before["rules"] if r["id"] == st["rules"][0])
+    accepted = dict(rule["object"], condition=dict(rule["object"]["condition"], value=119))
+    decision = decision_from_json({
+        "action": "accept", "statement": st["id"], "file": st["file"], "line": st["line"],
+        "text": st["text"], "rule_id": rule["id"], "who": "A. Engineer",
+        "when": "2026-01-02T03:04:05Z", "why": "ok", "rule": accepted}, "test")
+    now = _by_text(compile_for_review([PUMP], [decision]).data(), "exceeds 120 °C")
+    assert now["class"] == "needs review" and now["rules"] == st["rules"]
+    assert f"another rule than {rule['id']}" in now["reason"]
