@@ -29,7 +29,8 @@ def register(sub: Any) -> None:
         "`rulec compile --decisions FILE` applies.")
     p.add_argument("sources", nargs="+", type=Path, metavar="SRC")
     p.add_argument("-o", "--output", type=Path, metavar="REVIEW.html",
-                   help="where to write the page (needed unless --serve or --trace)")
+                   help="where to write the page ('-': standard output; needed unless "
+                   "--serve or --trace)")
     p.add_argument("--decisions", type=Path, metavar="FILE",
                    help="the decisions file to show and apply (--serve writes to it; default "
                    f"with --serve: {DEFAULT_DECISIONS}); never inside a source folder")
@@ -147,8 +148,13 @@ def _refuse_inside_sources(path: Path, sources: list[Path]) -> None:
 
 
 def _write(path: Path, text: str) -> None:
+    from rulec.compiler.commands.outputs import is_stdout
     from rulec.runtime.errors import DocumentError
 
+    if is_stdout(path):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -133,3 +133,11 @@ def test_compile_and_extract_report_the_decisions_they_apply(
     assert "review decisions: 1 applied, 0 on statements that changed since" in err
     ids = [json.loads(line)["id"] for line in rules.read_text(encoding="utf-8").splitlines()]
     assert st["rules"][0] not in ids and len(ids) == len(data["rules"]) - 1
+
+
+def test_review_writes_the_page_to_standard_output(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    status, out, err = run(capsys, "review", copy_manuals(tmp_path), "-o", "-")
+    assert status == 0, err
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    assert not (Path.cwd() / "-").exists()
