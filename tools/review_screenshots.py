@@ -23,6 +23,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[1]
 MANUALS = ROOT / "examples" / "manuals" / "rocket_engine"
+PUMP = ROOT / "tests" / "fixtures" / "review" / "pump"  # with statements needing review
 
 
 def browser() -> Any:
@@ -77,9 +78,25 @@ def main(out: Path) -> int:
             finally:
                 server.terminate()
                 server.wait(timeout=20)
+            server = subprocess.Popen(
+                [*rulec, "review", str(PUMP), "--serve", "--port", "0", "--decisions",
+                 str(Path(tmp) / "pump-decisions.jsonl"), "--who", "J. Doe"],
+                stderr=subprocess.PIPE, text=True)
+            try:
+                assert server.stderr is not None
+                url = re.search(r"http://127\.0\.0\.1:\d+/", server.stderr.readline())
+                assert url, "the server did not say where it serves"
+                ready(driver, url.group(0))
+                select_statement(driver, "for the listed cases")
+                time.sleep(0.2)
+                driver.save_screenshot(str(out / "review-make-rule.png"))
+            finally:
+                server.terminate()
+                server.wait(timeout=20)
         finally:
             driver.quit()
-    print(f"wrote {out}/review-page.png, review-plot.png, review-decide.png")
+    print(f"wrote {out}/review-page.png, review-plot.png, review-decide.png, "
+          "review-make-rule.png")
     return 0
 
 

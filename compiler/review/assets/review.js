@@ -329,6 +329,15 @@
   const RANGED = new Set(["between", "outside"]);
 
   function wireForms(root) {
+    for (const form of $$("form[data-create]", root)) {
+      // a blank unit is the sensor's own: say which it is
+      const unitHint = () => {
+        const opt = form.elements.param.selectedOptions[0];
+        form.elements.unit.placeholder = opt && opt.dataset.unit ? `${opt.dataset.unit} (sensor's)` : "unit";
+      };
+      form.elements.param.addEventListener("change", unitHint);
+      unitHint();
+    }
     for (const form of $$("form.decide", root)) for (const b of $$("button[data-act]", form)) {
       b.addEventListener("click", () => {
         const err = $(".error", form);
