@@ -141,3 +141,17 @@ def test_review_writes_the_page_to_standard_output(capsys: pytest.CaptureFixture
     assert status == 0, err
     assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
     assert not (Path.cwd() / "-").exists()
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _, err = run(capsys, "review", copy_manuals(tmp_path), "--serve", "--port",
+                             str(port), "--decisions", tmp_path / "d.jsonl")
+    one_line_error(status, err, f"--port {port}", "cannot listen on 127.0.0.1")
+    assert not (tmp_path / "d.jsonl").exists()
