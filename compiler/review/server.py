@@ -73,6 +73,10 @@ class ReviewState:
     def _decision(self, body: Any, now: Reviewed) -> Decision:
         if not isinstance(body, dict):
             raise DecisionRefused("the decision must be a JSON object")
+        why = body.get("why")
+        if body.get("action") != "accept" and (not isinstance(why, str) or not why.strip()):
+            raise DecisionRefused("say why: a rejection, a correction or a new rule is kept "
+                                  "in the log with its reason")
         statement = body.get("statement")
         st = next((s for d in now.result.documents if d.views is not None
                    for s in d.views.statements if s.id == statement), None)

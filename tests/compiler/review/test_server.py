@@ -75,8 +75,11 @@ def test_a_rule_the_build_refuses_is_not_written(served: tuple[str, ReviewState]
     url, state = served
     rule = _rule(state, "exceeds 120 °C")
     obj = dict(rule["object"], condition=dict(rule["object"]["condition"], unit="psi"))
-    status, answer = _post(url, {"action": "correct", "statement": rule["statement"],
-                                 "rule_id": rule["id"], "who": "A", "why": "", "rule": obj})
+    body = {"action": "correct", "statement": rule["statement"], "rule_id": rule["id"],
+            "who": "A", "why": "", "rule": obj}
+    status, answer = _post(url, body)
+    assert status == 400 and "say why" in answer["error"]
+    status, answer = _post(url, dict(body, why="the gauge reads psi"))
     assert status == 400 and "psi" in answer["error"]
     assert not state.path.exists()
 
