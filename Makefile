@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 OUT    := out
 DOMAINS := $(notdir $(patsubst %/,%,$(wildcard examples/manuals/*/)))
 
-.PHONY: help install install-test demo test lint bench eval clean test-sanitize coverage fuzz
+.PHONY: help install install-test browser demo test lint bench eval clean test-sanitize coverage fuzz
 
 help:
 	@echo "make demo   - create .venv, install, compile the examples, run the paper's cases, then"
@@ -30,7 +30,21 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/ker
 $(VENV)/.installed-test: $(BIN)/python pyproject.toml setup.py csrc/kernel.c csrc/kernel.h csrc/logic.c csrc/logic.h csrc/lane.c csrc/lane_io.c csrc/lane.h csrc/build_kernel.py \
 		csrc/rulec_proto.c csrc/rulec_proto.h csrc/build_proto.py
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@$(MAKE) --no-print-directory browser
 	@touch $@ $(VENV)/.installed
+
+# The review page's tests drive Debian's chromium through its driver (docs/review.md).
+# Installed when missing and the user is root; otherwise those tests skip and say why.
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium and chromium-driver (browser tests of rulec review)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver >/dev/null; \
+	else \
+	  echo "chromium or chromedriver missing and not root: the browser tests will skip"; \
+	fi
 
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test

@@ -115,8 +115,11 @@ class Compiled(CompileResult):
 
 def compile_sources(sources: list[Path], created_from: str, extractor: str = "offline",
                     llm: LlmConfig | None = None,
-                    progress: Callable[[str], None] | None = None) -> Compiled:
-    """Every stage, in ``STAGES`` order; ``progress`` hears a line as each stage ends."""
+                    progress: Callable[[str], None] | None = None,
+                    amend: Callable[[CompileResult], CompileResult] | None = None) -> Compiled:
+    """Every stage, in ``STAGES`` order; ``progress`` hears a line as each stage ends.
+    ``amend`` changes the extraction before the build (the review decisions of
+    ``rulec compile --decisions``, ``review/decisions.py``)."""
     say = progress or (lambda _line: None)
     started = time.perf_counter()
     read = read_sources(sources)
@@ -125,6 +128,9 @@ def compile_sources(sources: list[Path], created_from: str, extractor: str = "of
         f"({time.perf_counter() - started:.1f} s)")
     started = time.perf_counter()
     extracted = extract_rules(read, extractor, llm)
+    if amend is not None:
+        extracted = amend(extracted)
+        _dedupe_ids(extracted.rules)
     say(f"extracted {len(extracted.rules)} rule(s) from {size / 1e6:.1f} MB "
         f"({time.perf_counter() - started:.1f} s)")
     started = time.perf_counter()

@@ -54,6 +54,11 @@ def _sources_and_output(p: argparse.ArgumentParser, output: str) -> None:
                    "or needs review")
     p.add_argument("--json", action="store_true",
                    help="print what became of every statement as one JSON object on stdout")
+    p.add_argument("--decisions", type=Path, metavar="FILE",
+                   help="apply the review decisions of this file (from `rulec review "
+                   "--serve`, docs/review.md): accepted, rejected, corrected and added "
+                   "rules; a decision on a statement that changed since is flagged for "
+                   "review again")
 
 
 def run_compile(args: argparse.Namespace) -> int:
@@ -68,19 +73,26 @@ def run_compile(args: argparse.Namespace) -> int:
     kb_path = args.kb if to_stdout else args.kb or default_kb_path(args.output)
     refuse_two_on_stdout(args.output, args.json)
     refuse_overwriting_inputs([("-o", args.output), ("--kb", kb_path)],
-                              [*args.sources, *([args.sign] if args.sign else [])])
+                              [*args.sources, *([args.sign] if args.sign else []),
+                               *([args.decisions] if args.decisions else [])])
     key = load_signing_key(args.sign) if args.sign else None  # a bad key fails before work
+    decisions = _decisions(args.decisions)
+    applying = _Applying(decisions)
     kb_dir = (kb_path or Path(".")).parent
     llm = config_from_args(args, default_cache=kb_dir / CACHE_DIR_NAME)
     result = compile_sources(list(args.sources),
                              " ".join(s.name or str(s) for s in args.sources),
                              extractor=args.extractor, llm=llm,
-                             progress=_progress(args.sources, args.quiet))
+                             progress=_progress(args.sources, args.quiet),
+                             amend=applying if decisions else None)
     errors = result.errors
     findings = check_knowledge_base(result)
     summary = summary_json(result)
+    if decisions:
+        summary["decisions"] = applying.summary()
     if not args.quiet:
         _report(result, summary)
+        applying.report()
         _report_findings(findings)
     if args.strict and errors:
         _print_json(args, summary, written=False)
@@ -103,6 +115,42 @@ def run_compile(args: argparse.Namespace) -> int:
                    checks=[str(f) for f in findings])
     _print_json(args, summary, written=True)
     return 0
+
+
+def _decisions(path: Path | None) -> list[Any]:
+    """The decisions file of ``--decisions``; naming one that does not exist is an error."""
+    if path is None:
+        return []
+    from rulec.compiler.review.decisions import load_decisions
+    from rulec.runtime.errors import DocumentError
+
+    if not path.is_file():
+        raise DocumentError(f"{path}: no such decisions file")
+    return load_decisions(path)
+
+
+class _Applying:
+    """The pipeline's ``amend`` for review decisions, keeping what they did to report it."""
+
+    def __init__(self, decisions: list[Any]) -> None:
+        self.decisions = decisions
+        self.applied = 0
+        self.stale = 0
+
+    def __call__(self, result: Any) -> Any:
+        from rulec.compiler.review.decisions import apply_decisions
+
+        done = apply_decisions(result, self.decisions)
+        self.applied, self.stale = len(done.applied), len(done.stale)
+        return done.result
+
+    def summary(self) -> dict[str, int]:
+        return {"in_file": len(self.decisions), "applied": self.applied, "flagged": self.stale}
+
+    def report(self) -> None:
+        if self.decisions:
+            print(f"review decisions: {self.applied} applied, {self.stale} on statements "
+                  "that changed since (flagged: needs review)", file=sys.stderr)
 
 
 LONG_INPUT_BYTES = 1_000_000  # inputs above this say each stage on stderr as it ends
@@ -139,11 +187,18 @@ def run_extract(args: argparse.Namespace) -> int:
     from rulec.runtime.errors import DocumentError
 
     refuse_two_on_stdout(args.output, args.json)
-    refuse_overwriting_inputs([("-o", args.output)], args.sources)
+    refuse_overwriting_inputs([("-o", args.output)],
+                              [*args.sources, *([args.decisions] if args.decisions else [])])
+    applying = _Applying(_decisions(args.decisions))
     llm = config_from_args(args, default_cache=args.output.parent / CACHE_DIR_NAME)
     result = collect_rules(list(args.sources), extractor=args.extractor, llm=llm)
+    if applying.decisions:
+        result = applying(result)
     summary = summary_json(result)
+    if applying.decisions:
+        summary["decisions"] = applying.summary()
     _report(result, summary)
+    applying.report()
     if args.strict and result.errors:
         _print_json(args, summary, written=False)
         _strict_failure(result.errors)

@@ -45,10 +45,11 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (11, "rulec.compiler.kb"),
     (11, "rulec.compiler.eval"),
     (11, "rulec.compiler.refine"),
-    (12, "rulec.compiler.commands"),
-    (13, "rulec.compiler.cli"),
-    (13, "rulec.compiler.api"),  # the package front and compile_manuals
-    (14, "rulec.compiler.__main__"),
+    (12, "rulec.compiler.review"),  # the review page over the compile and its checks
+    (13, "rulec.compiler.commands"),
+    (14, "rulec.compiler.cli"),
+    (14, "rulec.compiler.api"),  # the package front and compile_manuals
+    (15, "rulec.compiler.__main__"),
 )
 # Modules that belong to another unit: package fronts and the re-exports of import paths
 # that earlier documentation named.

@@ -40,7 +40,9 @@ def test_wheel_holds_only_the_namespace_and_the_kernel(wheel: Path) -> None:
     assert "rulec/__init__.py" not in names  # a namespace: rulec.* only
     for data in ("rulec/compiler/model/rule-schema.json",
                  "rulec/runtime/daemon/rulec-onboard.service", "rulec/compiler/py.typed",
-                 "rulec/runtime/py.typed", "rulec/firmware_bridge/py.typed"):
+                 "rulec/runtime/py.typed", "rulec/firmware_bridge/py.typed",
+                 "rulec/compiler/review/assets/review.js",
+                 "rulec/compiler/review/assets/review.css"):
         assert data in names, data
 
 
