@@ -1,4 +1,5 @@
-"""`rulec ask BUNDLE "QUESTION"`: a question in words answered from the bundle's rules.
+"""`rulec ask BUNDLE "QUESTION"`: a question in words answered from the bundle's rules;
+`rulec steps BUNDLE "login"`: the ordered steps of the procedures a few words name.
 
 The question is read into a state (aliases, numbers, units converted to the manifest's),
 its kind told (what applies, the steps of a procedure, what happens if / at what value,
@@ -7,6 +8,11 @@ with each rule cited by id and file:line.  Without a question (or with ``-``) it
 one question a line from stdin.  ``--llm-url`` lets a model reword the answer; the
 fidelity check falls back to the templated answer when the model adds anything
 (docs/ask.md).
+
+A procedure matches `steps` when every word of the query (case-insensitive, whole words;
+filler words such as "the" or "procedure" ignored) stands in its title or in the action of
+a rule that starts it.  Uses only the onboard runtime, like `query`.  Exit status 1 when
+nothing matches (the --json object is printed all the same).
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from typing import Any
 
 from rulec.compiler.llm.flags import ENV_KEY, ENV_MODEL, ENV_URL
 
+EXIT_NO_MATCH = 1
+
 
 def register(sub: Any) -> None:
-    """Add `ask` to the `rulec` sub-command parsers."""
+    """Add `ask` and `steps` to the `rulec` sub-command parsers."""
+    _register_steps(sub)
     p = sub.add_parser(
         "ask", help="answer a question in words from the bundle's rules",
         description="Read a question into a state and a kind of query and answer it from "
@@ -80,4 +89,44 @@ def run_ask(args: argparse.Namespace) -> int:
         if found.synthesis is not None and not found.synthesis.get("accepted"):
             print(f"(reworded answer refused: {found.synthesis['reason']}; the templated "
                   "answer is shown)")
+    return 0
+
+
+def _register_steps(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "steps", help="the ordered steps of a procedure, found by words",
+        description="Print the ordered steps, with provenance, of every procedure whose "
+        "title (or the action of a rule that starts it) holds all the query's words.")
+    p.add_argument("bundle", type=Path, metavar="BUNDLE")
+    p.add_argument("query", metavar="WORDS", help='e.g. "login" or "normal shutdown"')
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=run_steps)
+
+
+def run_steps(args: argparse.Namespace) -> int:
+    from rulec.runtime.bundle.loader import load_bundle
+    from rulec.runtime.engine.procedures import ProcedureBook
+
+    book = ProcedureBook(load_bundle(str(args.bundle)))
+    found = book.find(args.query)
+    if args.json:
+        print(json.dumps({"query": args.query, "procedures": [p.to_json() for p in found]},
+                         ensure_ascii=False))
+        return 0 if found else EXIT_NO_MATCH
+    if not found:
+        titles = "; ".join(p.title for p in book.all()) or "none"
+        print(f"rulec: no procedure matches {args.query!r} (procedures: {titles})",
+              file=sys.stderr)
+        return EXIT_NO_MATCH
+    for n, proc in enumerate(found):
+        if n:
+            print()
+        src = proc.source
+        print(f"{proc.title}  [{proc.id}]  {src.get('file')}:{src.get('line')}")
+        width = len(str(len(proc.steps)))
+        for step in proc.steps:
+            where = f"{step.source.get('file')}:{step.source.get('line')}"
+            print(f"  {step.number:>{width}}. {step.text}    ({where})")
+        if proc.triggered_by:
+            print(f"  started by: {', '.join(proc.triggered_by)}")
     return 0

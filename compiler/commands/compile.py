@@ -1,6 +1,6 @@
 """`rulec compile` (manuals -> bundle and knowledge base) and `rulec extract` (manuals ->
 reviewable rule objects): the pipeline's stages run by ``pipeline.compile_sources``, the
-bundle written by ``build.writer``."""
+bundle written by ``build.writer``; `rulec keygen` makes the key pair `--sign` takes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.build.keys import generate_keypair, public_key_path
 from rulec.compiler.commands.outputs import (
     is_stdout,
     refuse_overwriting_inputs,
@@ -21,7 +22,8 @@ EXIT_STRICT = 3  # --strict and a statement that looks like a rule is unreadable
 
 
 def register(sub: Any) -> None:
-    """Add `compile` and `extract` to the `rulec` sub-command parsers."""
+    """Add `compile`, `extract` and `keygen` to the `rulec` sub-command parsers."""
+    _register_keygen(sub)
     p = sub.add_parser("compile", help="manuals (folders, .txt, .md, rules .jsonl) -> bundle",
                        description="Compile manuals into a bundle.  A folder may hold a "
                        "sensors.toml that applies to its documents.")
@@ -279,3 +281,21 @@ def _report(result: Any, summary: dict[str, Any]) -> None:
         print(f"  {rejection}", file=sys.stderr)
     for disagreement in result.disagreements:
         print(f"  disagreement: {disagreement}", file=sys.stderr)
+
+
+def _register_keygen(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "keygen", help="a new Ed25519 key pair for signing bundles",
+        description="Write a private key to NAME (PEM, mode 0600; keep it on the ground) "
+        "and its public key to NAME.pub (give it to the vehicle: rulec-onboard --trust). "
+        "Needs the [sign] extra.")
+    p.add_argument("-o", "--output", required=True, type=Path, metavar="NAME")
+    p.add_argument("--force", action="store_true", help="replace existing key files")
+    p.set_defaults(run=run_keygen)
+
+
+def run_keygen(args: argparse.Namespace) -> int:
+    key = generate_keypair(args.output, force=args.force)
+    print(f"wrote {args.output} (private, mode 0600) and {public_key_path(args.output)}; "
+          f"key id {key.key_id.hex()}", file=sys.stderr)
+    return 0

@@ -1,6 +1,6 @@
 """Procedures: found by words in their title or in the action that starts them, steps in
 the graph's order with provenance; a fired rule that starts one carries its checklist;
-`rulec steps` (``compiler/commands/steps.py``) prints them."""
+`rulec steps` (``compiler/commands/ask.py``) prints them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.compiler.commands import steps as steps_command
+from rulec.compiler.commands import ask as steps_command
 from rulec.compiler.pipeline import build_payload, collect_rules
 from rulec.runtime.bundle.format import encode_bundle
 from rulec.runtime.bundle.loader import Bundle, load_bundle
