@@ -532,6 +532,19 @@ def parse_condition(
         # Every number and time phrase of a condition has a role; one left over would be
         # a condition dropped, and the rule would fire where the text says it must not.
         return ParsedCondition(None, atoms, duration, problems=[unplaced])
+    timed = min((k for k in consumed if k > atoms[-1].last), default=None)
+    if trailing_action and duration is not None and timed is not None and not any(
+            a.requirement for a in atoms) and any(
+            t.low in ("must", "shall", "should", "will") for t in tokens[atoms[-1].last:timed]):
+        # "The test must be conducted by maintaining a pressure ... for at least 8 hours":
+        # the time is the order's, not how long the condition has held
+        return ParsedCondition(None, atoms, duration, needs_review=True, problems=[
+            "a duration said with the order, not with the condition, is not read"])
+    reference = _compared_with_a_reference(text, tokens, atoms, resolve, trailing_action)
+    if reference:
+        # "The test must be conducted by maintaining a pressure at or above the baseline
+        # test pressure for at least 8 hours": a comparison with a value given elsewhere
+        return ParsedCondition(None, atoms, duration, problems=[reference], needs_review=True)
     unread = unread_state(tokens, atoms, table) if table is not None else ""
     if unread:
         # "No person may take off or land an aircraft (other than a helicopter) under
@@ -797,10 +810,12 @@ def _order_target(tokens: list[Token], atom: FoundAtom) -> bool:
     to less than 0.5 L/min" is a limit)."""
     setter = False
     k = atom.first - 1
+    clause = itertools.takewhile(lambda t: t.kind != "punct" and t.low not in _CONNECTIVES,
+                                 reversed(tokens[:atom.first]))
+    if any(t.low in ("not", "never", "don't", "avoid", "cannot") for t in clause):
+        return False  # "may not be set to maintain a pressure higher than 60 p.s.i.": a limit
     while k >= 0 and tokens[k].kind != "punct" and tokens[k].low not in _CONNECTIVES:
         low = tokens[k].low
-        if low in ("not", "never", "don't", "avoid"):
-            return False
         if low in _ORDER_VERBS or low in _HOLD_VERBS:
             if k > 0 and tokens[k - 1].low == "to":
                 return True
@@ -903,6 +918,8 @@ def unread_state(tokens: list[Token], atoms: list[FoundAtom], table: ParameterTa
             found = _state_at(info, words, k)
             if found is None or any(j in read for j in range(k, k + found[1])):
                 continue
+            if _inside_other_alias(table, words, k, info.name):
+                continue  # "the maximum actual operating pressure": a name, no state
             said = " ".join(words[k:k + found[1]])
             if found[1] == 1 and said in _COMMON_STATE_WORDS:
                 hit = table.alias_at(words, max(0, k - 3))
@@ -911,6 +928,42 @@ def unread_state(tokens: list[Token], atoms: list[FoundAtom], table: ParameterTa
             return (f"{_span_text(tokens, max(0, k - 3), k + found[1] + 2)!r} names "
                     f"{info.name} {found[0]!r}, which the reading leaves out")
     return ""
+
+
+_REFERENCE_COMPARISON = re.compile(
+    r"\b(?:at or above|at or below|above|below|exceeds?|exceeding|greater than|less than|"
+    r"more than|higher than|lower than|at least|at most|equal to)\s+(?:the|that|those|its|"
+    r"their)\s+(?P<name>(?:[A-Za-z][\w'-]*\s*){1,6})", re.IGNORECASE)
+
+
+def _compared_with_a_reference(text: str, tokens: list[Token], atoms: list[FoundAtom],
+                               resolve: Callable[[str], tuple[str, str] | None],
+                               trailing_action: bool) -> str:
+    """A comparison in the condition with a value named, not given ("at or above the
+    baseline test pressure"), that no reading holds; "" when there is none, or when the
+    words after it name a parameter the reading compares ("500 feet below the cloud")."""
+    end = tokens[atoms[-1].last].end if trailing_action and atoms else len(text)
+    spans = [(tokens[a.first].start, tokens[a.last].end) for a in atoms]
+    read = {a.param for a in atoms}
+    for found in _REFERENCE_COMPARISON.finditer(text, 0, end):
+        if any(lo <= found.start() < hi or not text[hi:found.start()].strip()
+               for lo, hi in spans):
+            continue  # inside a comparison read, or the datum of its value ("16 ft above
+            # the top of the core")
+        named = resolve(found.group("name"))
+        if named is not None and named[0] in read:
+            continue
+        return f"a comparison with a value given elsewhere: {found.group(0).strip()!r}"
+    return ""
+
+
+def _inside_other_alias(table: ParameterTable, words: list[str], k: int, own: str) -> bool:
+    """Whether ``words[k]`` lies inside an alias of another parameter."""
+    for j in range(max(0, k - 6), k + 1):
+        hit = table.alias_at(words, j)
+        if hit is not None and hit[0] != own and j + hit[1] > k:
+            return True
+    return False
 
 
 def _names_a_thing(tokens: list[Token], i: int) -> bool:

@@ -288,7 +288,10 @@ _DEFINITION = re.compile(r"\b(?:means|is defined as|are defined as|refers to)\b"
 # that is operated ... at a stress level of 20 percent or less of ...".  Its comparisons say
 # what the term covers, never when something must be done ("by means of" is no definition).
 _DEFINES_A_TERM = re.compile(
-    r"^(?:[^,;:.]{0,120}?)\b(?:means|is defined as|are defined as|refers to)\b(?! of\b)",
+    r"^(?:[^,;:.]{1,120}?)\b(?:means|is defined as|are defined as|refers to)\b(?! of\b)|"
+    # the term lost before it ("means a hazardous liquid pipeline that is operated ..."),
+    # never the noun of "Means shall be provided to ..."
+    r"^(?-i:means)\s+(?:a|an|the|any|each|all)\b",
     re.IGNORECASE)
 # An exception or a condition the statement leaves to another paragraph, or to someone's
 # decision: the rule cannot be read from this sentence alone.

@@ -54,6 +54,10 @@ _ABBREVIATIONS = {
 # Abbreviations that stand before a number: "min. 10 °C", "max. 70 °C", "No. 3".
 _BEFORE_NUMBER = frozenset({"min", "max", "no", "nr", "ca", "nom"})
 _NUMBER_NEXT = re.compile(r"\s+[+\-−]?\.?\d")
+# A dotted abbreviation ("p.s.i.", "p.p.m.", "U.S.C.") and what shows the sentence goes on
+# after it: a bracket, or a word in lower case.
+_DOTTED = re.compile(r"[a-z](?:\.[a-z])+")
+_GOES_ON = re.compile(r"\s*(?:\(|[a-z])")
 _JOINING_WORDS = {
     "a", "an", "the", "and", "or", "of", "if", "when", "while", "with", "to", "at", "by",
     "for", "in", "on", "is", "are", "be", "than", "between", "from", "unless", "not",
@@ -547,6 +551,8 @@ def _sentence_ends(text: str) -> list[int]:
             unit = begin > 0 and (text[begin - 1] == "/" or text[:begin].rstrip()[-1:].isdigit())
             if word in _BEFORE_NUMBER and not unit and _NUMBER_NEXT.match(text, match.end()):
                 continue  # "Oil temperature: min. 10 °C, max. 70 °C.", "No. 3"
+            if _DOTTED.fullmatch(word) and _GOES_ON.match(text, match.end()):
+                continue  # "exceeds 60 p.s.i. (414 kPa) gage, one of ...": a unit's dots
         ends.append(match.end())
     return ends
 

@@ -363,7 +363,7 @@ def test_state_shape_is_checked(example_bundles: dict[str, Bundle]) -> None:
 
 
 def test_backends_agree_exactly(example_bundles: dict[str, Bundle]) -> None:
-    from conftest import native_available
+    from tests.conftest import native_available
 
     if not native_available():
         pytest.skip("C kernel not built")
@@ -467,7 +467,7 @@ def test_random_non_horn_knowledge_bases_match_pycosat(
 @given(kb=knowledge_bases(horn=False))
 def test_random_knowledge_bases_same_on_both_backends(
         kb: tuple[Bundle, list[np.ndarray]]) -> None:
-    from conftest import native_available
+    from tests.conftest import native_available
 
     if not native_available():
         pytest.skip("C kernel not built")
