@@ -1,0 +1,154 @@
+"""Regulatory prose read on real documents (40 CFR 141, 49 CFR 192 and 195, 21 CFR 1020,
+9 CFR 590): a citation's numbers are no thresholds, what a requirement says after its
+threshold is read or refused, a clause after a condition's comparison is never dropped,
+and names that hold "and" or a state word name their parameter whole."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from rulec.compiler.extract.offline import NEEDS_REVIEW, Extraction, extract
+from rulec.compiler.model.parameters import ParameterInfo, ParameterTable
+from rulec.compiler.model.rules import Atom, Not
+from rulec.compiler.model.units import convert, parse_unit
+from rulec.compiler.read.statements import split_statements
+from tests.param_tables import table_of
+
+
+def table() -> ParameterTable:
+    out = table_of(
+        ("turbidity", ("turbidity",), "NTU"),
+        ("line_pressure", ("pressure", "line pressure"), "psi"),
+        ("defrosted_liquid", ("defrosted liquid",), "degF"),
+        ("air_kerma_rate", ("AKR", "air kerma rate"), "mGy/min"),
+        ("residual", ("residual disinfectant concentration in the water entering the "
+                      "distribution system",), "mg/L"),
+        ("total_nitrate_and_nitrite", ("total nitrate and nitrite",), "mg/L"),
+        ("nitrite", ("nitrite",), "mg/L"),
+        ("uranium", ("uranium",), "µg/L"),
+        ("oil_temperature", ("oil temperature",), "degC"),
+        ("operating_pressure", ("maximum actual operating pressure",), "psi"),
+        ("hoop_stress", ("hoop stress", "hoop stress level"), "percent"),
+        ("grade", ("grades", "grade"), "percent"),
+        ("brakes_share", ("cars with operative brakes",), "percent"),
+    )
+    out.add(ParameterInfo("phase", ("pipeline phase",), states=("operating", "testing"),
+                          phrases={"testing": ("the test", "testing")}, phase=True))
+    return out
+
+
+def read(text: str) -> Extraction:
+    return extract(split_statements(text + "\n", "reg.md"), table())
+
+
+def only_atom(found: Extraction) -> Atom:
+    (rule,) = found.rules
+    condition = rule.condition
+    if isinstance(condition, Not):
+        condition = condition.item
+    assert isinstance(condition, Atom)
+    return condition
+
+
+@pytest.mark.parametrize("sentence", [
+    "(2) If at any time the turbidity in representative samples of filtered water exceeds "
+    "the maximum level set by the State under § 141.173(b) for filtration technologies "
+    "other than conventional filtration, the system must consult with the State.",
+    "(ii) Operates at a maximum pressure established under § 195.406 corresponding to a "
+    "stress level equal to or less than 20-percent of the specified minimum yield strength.",
+])
+def test_a_cited_section_number_is_never_a_threshold(sentence: str) -> None:
+    found = read(sentence)
+    assert all(not isinstance(getattr(r.condition, "value", None), Decimal)
+               or r.condition.value not in (Decimal("141.173"), Decimal("195.406"))
+               for r in found.rules)
+    assert not found.rules
+
+
+@pytest.mark.parametrize(("sentence", "part"), [
+    ("(2) The defrosted liquid shall be held at 40 °F. or less, except for product to be "
+     "pasteurized or stabilized by glucose removal as provided in § 590.530.",
+     "an exception after the requirement"),
+    ("The AKR due to transmission through the barrier shall not exceed 3.34 × 10−3 percent "
+     "of the entrance exposure rate.", "after the requirement has no role"),
+    ("If the oil temperature is above 90 °C when the engine is running, stop the pump.",
+     "when the engine is running"),
+    ("Whenever a segment that is operated at a hoop stress level of 30 percent or more is "
+     "spike tested under this part, the test must be conducted in accordance with this "
+     "section.", "is spike tested"),
+    ("(3) The test must be conducted by maintaining a pressure at or above the baseline "
+     "test pressure for at least 8 hours.", "not read"),
+])
+def test_a_part_of_the_sentence_left_unread_refuses_the_reading(sentence: str,
+                                                                 part: str) -> None:
+    found = read(sentence)
+    assert not found.rules
+    assert any(part in p.reason for p in found.problems), found.problems
+
+
+def test_how_a_value_is_measured_is_no_condition() -> None:
+    found = read("Any tire on the front wheels shall have a grade of at least 4 percent when "
+                 "measured at any point on a major tread groove.")
+    assert only_atom(found).op == ">="
+
+
+def test_a_citation_with_paragraphs_stands_aside_from_the_name() -> None:
+    found = read("(3) The residual disinfectant concentration in the water entering the "
+                 "distribution system, measured as specified in § 141.74 (a)(2) and (b)(5), "
+                 "cannot be less than 0.2 mg/l for more than 4 hours.")
+    atom = only_atom(found)
+    assert (atom.param, atom.op, atom.value) == ("residual", ">=", Decimal("0.2"))
+    assert found.rules[0].duration_s == Decimal(4 * 3600)
+
+
+def test_an_alias_with_and_inside_names_its_parameter_whole() -> None:
+    found = read("If the total nitrate and nitrite exceeds 10 mg/l, notify the State.")
+    atom = only_atom(found)
+    assert (atom.param, atom.op, atom.value) == ("total_nitrate_and_nitrite", ">", Decimal(10))
+
+
+def test_a_run_in_heading_is_no_part_of_its_sentence() -> None:
+    found = read("(e) *MCL for uranium.* The maximum contaminant level for uranium is "
+                 "30 µg/L.")
+    atom = only_atom(found)
+    assert (atom.param, atom.op, atom.value) == ("uranium", "<=", Decimal(30))
+
+
+def test_a_sentence_goes_on_after_a_dotted_unit() -> None:
+    found = read("(c) If the maximum actual operating pressure exceeds 60 p.s.i. (414 kPa) "
+                 "gage, close the inlet valve.")
+    atom = only_atom(found)
+    assert (atom.param, atom.op, atom.value, atom.unit) == (
+        "operating_pressure", ">", Decimal(60), "psi")
+
+
+def test_two_modifiers_of_one_noun_are_no_second_condition() -> None:
+    found = read("(i) When ascending or descending grades in excess of 10 percent, close the "
+                 "throttle.")
+    assert (only_atom(found).param, only_atom(found).op) == ("grade", ">")
+    found = read("(e) A train shall not move if less than 85 percent of the cars with "
+                 "operative brakes have operative and effective brakes.")
+    assert not [p for p in found.problems if p.kind == NEEDS_REVIEW and "and" in p.reason]
+
+
+def test_a_prohibition_is_no_orders_target() -> None:
+    found = read("The line pressure may not be set to maintain a pressure higher than 60 psi.")
+    assert not any("order's target" in p.reason for p in found.problems)
+
+
+@pytest.mark.parametrize(("manifest", "written", "value", "expected"), [
+    ("pCi/L", "Bq/L", 1, Decimal("0.037")),
+    ("R/h", "mR/min", 1, Decimal(50) / 3),
+    ("p.s.i.", "psi", 1, Decimal(1)),
+])
+def test_units_of_us_regulations(manifest: str, written: str, value: int,
+                                 expected: Decimal) -> None:
+    got = convert(value, parse_unit(manifest), parse_unit(written))
+    assert abs(Decimal(got.numerator) / Decimal(got.denominator) - expected) < Decimal("1e-12")
+
+
+def test_roentgen_per_minute_is_not_revolutions_per_minute() -> None:
+    assert parse_unit("R/min").dimension != parse_unit("rpm").dimension
+    assert parse_unit("r/min").symbol == "rpm"
