@@ -441,7 +441,7 @@ def extract(
             _extract_statement(part, params, out, used_ids, list_titles.get(index), following,
                                ruling.get(index, ""))
     for index, kind in sorted(lead_ins.items()):
-        _judge_lead_in(statements, index, kind, lead_items, params, out)
+        _judge_lead_in(statements, index, kind, lead_items, params, out, used_ids)
     for title, items in _procedures(statements, procedure_items):
         source = _source(title)
         rule = Rule(
@@ -627,8 +627,12 @@ def _mark_kind(mark: str) -> str:
 
 
 # How a lead-in's items complete it (see _under_lead_in).
-COMPARISON, LIMITS, WHEN, CONDITIONS, PROHIBITION = (
-    "comparison", "limits", "when", "conditions", "prohibition")
+COMPARISON, LIMITS, WHEN, CONDITIONS, PROHIBITION, ORDERS = (
+    "comparison", "limits", "when", "conditions", "prohibition", "orders")
+# "If C, one of the following methods must be used ...:": the lead-in is a rule of its
+# own (its condition and its order); its items are the ways the order may be met.
+_ORDER_AFTER_CONDITION = re.compile(r"^[^,]+,\s+[^,]*?\b(?:must|shall|should)\b",
+                                    re.IGNORECASE)
 
 
 def _lead_in_kind(text: str) -> str | None:
@@ -640,7 +644,7 @@ def _lead_in_kind(text: str) -> str | None:
     if _LIMIT_LIST_LEAD.search(lead):
         return LIMITS
     if _LEADING_CONDITIONAL.match(lead) and not re.search(r"\b(?:if|unless)$", lead, re.I):
-        return WHEN
+        return ORDERS if _ORDER_AFTER_CONDITION.match(lead) else WHEN
     if _CONDITION_LEAD.search(text) or _EXCEPTION_LEAD.search(text):
         return CONDITIONS
     if _PROHIBITION.match(lead):
@@ -701,6 +705,14 @@ def _under_lead_in(item: Statement, lead_in: Statement, how: str, params: Parame
         return replace(item, parse_text=f"The {name} shall not exceed {limit.group('value')}.")
     if how == WHEN:  # "When C—" + "(ii) A" reads "When C, A"
         return replace(item, parse_text=f"{lead}, {lowered}.")
+    if how == ORDERS:
+        if _rule_like(body, params):
+            out.problems.append(Problem(
+                item.file, item.line, "one of the ways the order of its lead-in may be met, "
+                "read with it only", item.text, kind=NEEDS_REVIEW, page=item.page))
+        else:
+            out.describe(item, "one of the ways the order of its lead-in may be met")
+        return None
     if how in (PROHIBITION, COMPARISON):
         scope = _unmeasured_scope(lead, params)
         if scope:
@@ -749,11 +761,17 @@ def _order_for_whom(cond_text: str, parsed: ParsedCondition) -> bool:
 
 
 def _judge_lead_in(statements: list[Statement], index: int, how: str,
-                   lead_items: dict[int, int], params: ParameterTable, out: Extraction) -> None:
+                   lead_items: dict[int, int], params: ParameterTable, out: Extraction,
+                   used_ids: set[str]) -> None:
     """A lead-in whose items made rules is descriptive (they carry them); one whose items
     made none, and that looks like a rule, is listed for review, never dropped: so is one
     whose items are its exceptions."""
     st = statements[index]
+    if how == ORDERS:
+        # the lead-in's own rule: "If C, one of the following methods must be used ..."
+        _extract_statement(replace(st, parse_text=f"{_lead_text(st.text)}."), params, out,
+                           used_ids)
+        return
     if how == CONDITIONS and _EXCEPTION_LEAD.search(st.text.strip()) and _rule_like(
             st.text, params):
         out.problems.append(Problem(
