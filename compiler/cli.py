@@ -62,10 +62,10 @@ def _parser() -> argparse.ArgumentParser:
 
     from rulec.compiler.commands import compile as compile_commands
     from rulec.compiler.commands import eval as eval_commands
-    from rulec.compiler.commands import evaluate, inspect, keygen, plot, refine, steps
+    from rulec.compiler.commands import evaluate, fleet, inspect, keygen, plot, refine, steps
 
     for commands in (compile_commands, evaluate, inspect, eval_commands, steps, refine, keygen,
-                     plot):
+                     plot, fleet):
         commands.register(sub)
     return parser
 

@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (11, "rulec.compiler.kb"),
     (11, "rulec.compiler.eval"),
     (11, "rulec.compiler.refine"),
+    (11, "rulec.compiler.fleet"),  # replays recorded runs on the runtime, ground side
     (12, "rulec.compiler.commands"),
     (13, "rulec.compiler.cli"),
     (13, "rulec.compiler.api"),  # the package front and compile_manuals

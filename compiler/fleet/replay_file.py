@@ -1,0 +1,200 @@
+"""Replay of one telemetry file: every run in it through a fresh runtime `Engine` per
+bundle, stepped sample by sample exactly as `rulec replay` steps it, so that a run's
+events are those `rulec replay --json` prints for the same samples.
+
+This is the unit of work a fleet worker runs.  It returns plain data (picklable, small
+next to the samples): the events as JSON objects, per-rule raise counts and active time,
+labelled rows for `rulec refine`, and with an old bundle the per-run diff.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes
+from rulec.compiler.fleet.runs import CHUNK_ROWS, Row, parameter_columns, read_header, read_rows
+from rulec.compiler.fleet.telemetry import RunFile
+from rulec.runtime.bundle.loader import Bundle, load_bundle
+from rulec.runtime.engine.engine import Engine
+from rulec.runtime.errors import RulecError, StateError
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    faults: bool = False  # also keep sensor-fault events, as `replay --json --faults`
+    chunk_rows: int = CHUNK_ROWS
+
+
+@dataclass
+class RunResult:
+    """What one run gave: its events (replay's JSON plus run and vehicle) and figures."""
+
+    run: str
+    vehicle: str
+    file: str
+    samples: int = 0
+    start_s: float = 0.0
+    end_s: float = 0.0
+    origin: str | None = None  # ISO time of the first sample, for a run in wall-clock time
+    events: list[dict[str, Any]] = field(default_factory=list)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> raises, active_s
+    labels: list[dict[str, Any]] = field(default_factory=list)
+    diff: RunDiff | None = None
+
+    @property
+    def duration_s(self) -> float:
+        return self.end_s - self.start_s
+
+
+@dataclass
+class FileResult:
+    """One file's runs, or the one-line reason it could not be replayed."""
+
+    file: str
+    runs: list[RunResult] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def samples(self) -> int:
+        return sum(r.samples for r in self.runs)
+
+
+_BUNDLES: dict[str, Bundle] = {}  # on a worker: each bundle loaded once, by its bytes' hash
+
+
+def bundle_from_bytes(data: bytes) -> Bundle:
+    """A bundle loaded once per process from its bytes (kept for the next file)."""
+    key = hashlib.sha256(data).hexdigest()
+    bundle = _BUNDLES.get(key)
+    if bundle is None:
+        if len(_BUNDLES) >= 4:
+            _BUNDLES.clear()
+        bundle = _BUNDLES[key] = load_bundle(data)
+    return bundle
+
+
+def replay_file_task(payloads: tuple[bytes, bytes | None], run_file: RunFile,
+                     options: ReplayOptions) -> FileResult:
+    """The worker's entry point: bundles as bytes (shipped once per worker), one file."""
+    new, old = payloads
+    return replay_file(bundle_from_bytes(new),
+                       None if old is None else bundle_from_bytes(old), run_file, options)
+
+
+def replay_file(bundle: Bundle, old: Bundle | None, run_file: RunFile,
+                options: ReplayOptions | None = None) -> FileResult:
+    """Replay every run of a file; a bad file gives an error and no runs at all."""
+    options = options or ReplayOptions()
+    result = FileResult(str(run_file.path))
+    try:
+        result.runs = _replay(bundle, old, run_file, options)
+    except RulecError as exc:
+        result.error = " ".join(str(exc).split())
+    except OSError as exc:
+        result.error = f"{run_file.path}: cannot read: {exc.strerror or exc}"
+    return result
+
+
+class _Lane:
+    """One bundle's engine over one run, with the columns that bundle reads."""
+
+    def __init__(self, bundle: Bundle, columns: list[str]) -> None:
+        self.engine = Engine(bundle)
+        self.columns = [c for c in columns if self.engine.knows(c)]
+        self.events: list[Any] = []
+
+    def step(self, row: Row) -> list[Any]:
+        engine = self.engine
+        sample: dict[str, float] = {}
+        for name in self.columns:
+            cell = row.cells.get(name)
+            if cell is not None:
+                try:
+                    sample[name] = engine.value_of(name, cell)
+                except StateError as exc:
+                    raise StateError(f"{row.where}: {exc}") from None
+        events = engine.step(row.t, sample)
+        self.events.extend(events)
+        return events
+
+
+class _Run:
+    def __init__(self, row: Row, file: str, bundle: Bundle, old: Bundle | None,
+                 columns: list[str]) -> None:
+        self.result = RunResult(row.run, row.vehicle, file, start_s=row.t)
+        self.new = _Lane(bundle, columns)
+        self.old = None if old is None else _Lane(old, columns)
+        self.held: dict[str, float] = {}
+
+
+def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
+            options: ReplayOptions) -> list[RunResult]:
+    columns = parameter_columns(read_header(run_file))
+    engines = [Engine(bundle)] + ([] if old is None else [Engine(old)])
+    for name in columns:
+        if not any(e.knows(name) for e in engines):
+            raise StateError(f"{run_file.path}:1: unknown parameter column {name!r}")
+    runs: dict[str, _Run] = {}
+    file = str(run_file.path)
+    for row in read_rows(run_file, options.chunk_rows):
+        run = runs.get(row.run)
+        if run is None:
+            run = runs[row.run] = _Run(row, file, bundle, old, columns)
+            if row.origin is not None:
+                run.result.origin = row.origin.isoformat()
+        events = run.new.step(row)
+        if run.old is not None:
+            run.old.step(row)
+        result = run.result
+        result.samples += 1
+        result.end_s = row.t
+        for event in events:
+            if event.rule is None and not options.faults:
+                continue
+            out = event.to_json()
+            if row.origin is not None:
+                out["time"] = (row.origin + timedelta(seconds=event.t)).isoformat()
+            out["run"] = row.run
+            out["vehicle"] = row.vehicle
+            result.events.append(out)
+        if row.label is not None:
+            _label(run, row)
+    for run in runs.values():
+        _figures(run)
+    return [run.result for run in runs.values()]
+
+
+def _label(run: _Run, row: Row) -> None:
+    """A labelled sample as a feedback row: the values held now (each sample holds until
+    the next), the labelled rules, and the rules the vehicle would show raised now."""
+    engine = run.new.engine
+    for name in run.new.columns:
+        cell = row.cells.get(name)
+        if cell is not None:
+            spec = engine.bundle.parameters[engine.rule_index.param(name)]
+            run.held[spec.name] = engine.value_of(name, cell)
+    label = row.label or ""
+    expected = sorted(set(label.replace(";", " ").split()) - {"-"})
+    run.result.labels.append({"t": row.t, "values": dict(run.held), "expected": expected,
+                              "raised": sorted(engine.active())})
+
+
+def _figures(run: _Run) -> None:
+    """Raises and time raised per rule (a rule still raised at the end counts until the
+    run's last sample), and with an old bundle, what changed."""
+    result = run.result
+    for rule, spells in episodes(run.new.events, result.end_s).items():
+        severity = next(e.severity for e in run.new.events if e.rule == rule)
+        result.rules[rule] = {
+            "severity": severity,
+            "raises": len(spells),
+            "active_s": math.fsum(end - start for start, end, _ in spells),
+            "raised_at_end": sum(1 for _, _, open_ in spells if open_),
+        }
+    if run.old is not None:
+        result.diff = diff_runs(episodes(run.old.events, result.end_s),
+                                episodes(run.new.events, result.end_s))
