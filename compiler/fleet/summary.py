@@ -83,8 +83,9 @@ class FleetSummary:
         for severity in severities_hit:
             self.severities[severity]["runs_affected"] += 1
         if run.diff:
-            self.diff_runs[f"{run.run}"] = {
-                rule: {**change, **count(change)} for rule, change in run.diff.items()}
+            key = run.run if run.run not in self.diff_runs else f"{run.file}#{run.run}"
+            self.diff_runs[key] = {rule: {**change, "counts": count(change)}
+                                   for rule, change in run.diff.items()}
             for rule, change in run.diff.items():
                 total = self.diff_rules.setdefault(
                     rule, {"added": 0, "removed": 0, "shifted": 0, "runs": 0})
