@@ -106,6 +106,7 @@ class _Lane:
         self.engine = Engine(bundle)
         self.columns = [c for c in columns if self.engine.knows(c)]
         self.events: list[Any] = []
+        self.held: dict[str, float] = {}  # column -> its last value
 
     def step(self, row: Row) -> list[Any]:
         engine = self.engine
@@ -117,6 +118,7 @@ class _Lane:
                     sample[name] = engine.value_of(name, cell)
                 except StateError as exc:
                     raise StateError(f"{row.where}: {exc}") from None
+        self.held.update(sample)  # each sample holds until the next: the state now
         events = engine.step(row.t, sample)
         self.events.extend(events)
         return events
@@ -128,7 +130,6 @@ class _Run:
         self.result = RunResult(row.run, row.vehicle, file, start_s=row.t)
         self.new = _Lane(bundle, columns)
         self.old = None if old is None else _Lane(old, columns)
-        self.held: dict[str, float] = {}
 
 
 def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
@@ -172,14 +173,11 @@ def _label(run: _Run, row: Row) -> None:
     """A labelled sample as a feedback row: the values held now (each sample holds until
     the next), the labelled rules, and the rules the vehicle would show raised now."""
     engine = run.new.engine
-    for name in run.new.columns:
-        cell = row.cells.get(name)
-        if cell is not None:
-            spec = engine.bundle.parameters[engine.rule_index.param(name)]
-            run.held[spec.name] = engine.value_of(name, cell)
+    values = {engine.bundle.parameters[engine.rule_index.param(name)].name: value
+              for name, value in run.new.held.items()}
     label = row.label or ""
     expected = sorted(set(label.replace(";", " ").split()) - {"-"})
-    run.result.labels.append({"t": row.t, "values": dict(run.held), "expected": expected,
+    run.result.labels.append({"t": row.t, "values": values, "expected": expected,
                               "raised": sorted(engine.active())})
 
 

@@ -1,0 +1,115 @@
+"""The fleet on a real Dask cluster: two worker processes on 127.0.0.1 give the same
+outputs as the single-process path (itself checked against `rulec replay`), a bad file
+is reported while the rest go on, and a worker killed in the middle of the replay has
+its files run again elsewhere, the outputs complete and identical."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+distributed = pytest.importorskip(
+    "distributed", reason="dask.distributed is not installed (pip install 'rulec[fleet]')")
+
+from rulec.compiler.fleet.replay_fleet import replay_fleet  # noqa: E402
+
+IDENTICAL = ("events.jsonl", "events.parquet", "diff.json")
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def single(bundles, fleet_dir, tmp_path_factory) -> Path:
+    new, old = bundles
+    out = tmp_path_factory.mktemp("single") / "out"
+    replay_fleet(new, [str(fleet_dir)], out, against=old, single_process=True)
+    return out
+
+
+def summary_without_engine(out: Path) -> dict[str, Any]:
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert data.pop("engine") in ("dask", "single process")
+    return data
+
+
+def assert_same_outputs(a: Path, b: Path) -> None:
+    for name in IDENTICAL:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+    assert summary_without_engine(a) == summary_without_engine(b)
+
+
+def test_the_cluster_gives_the_single_process_outputs(bundles, fleet_dir, single, client,
+                                                      tmp_path):
+    new, old = bundles
+    report = replay_fleet(new, [str(fleet_dir)], tmp_path / "out", against=old, client=client)
+    assert report.engine == "dask"
+    assert report.summary["runs"] == 7 and report.summary["events"] > 0
+    assert_same_outputs(tmp_path / "out", single)
+    # each worker process loaded the bundles once and kept them for its next files
+    loaded = client.run(lambda: len(
+        __import__("rulec.compiler.fleet.replay_file", fromlist=["_BUNDLES"])._BUNDLES))
+    assert set(loaded.values()) == {2}
+
+
+def test_a_bad_file_is_named_and_the_rest_go_on(bundles, fleet_dir, client, tmp_path):
+    new, _ = bundles
+    telemetry = tmp_path / "telemetry"
+    shutil.copytree(fleet_dir, telemetry)
+    (telemetry / "V2" / "broken.csv").write_text("time,chamber_temperature\n0,20\n1,hot\n",
+                                                 encoding="utf-8")
+    (telemetry / "V2" / "torn.parquet").write_bytes(b"PAR1 not really")
+    report = replay_fleet(new, [str(telemetry)], tmp_path / "out", client=client)
+    failed = {Path(f["file"]).name: f["error"] for f in report.summary["failed"]}
+    assert set(failed) == {"broken.csv", "torn.parquet"}
+    assert failed["broken.csv"].startswith(f"{telemetry / 'V2' / 'broken.csv'}:3: ")
+    assert report.summary["runs"] == 7
+
+
+class KillOnce(distributed.WorkerPlugin):
+    """Kills its worker's process (SIGKILL) when the task of one file starts running,
+    once: a marker file says it has happened."""
+
+    def __init__(self, key_part: str, marker: str) -> None:
+        self.key_part, self.marker = key_part, marker
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        if finish == "executing" and self.key_part in str(key):
+            try:
+                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                return
+            os.close(fd)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_run_has_its_files_run_again(bundles, fleet_dir, single, client,
+                                                         tmp_path):
+    import cloudpickle
+
+    new, old = bundles
+    marker = tmp_path / "killed"
+    cloudpickle.register_pickle_by_value(__import__(__name__))
+    try:
+        client.register_plugin(KillOnce("run_03", str(marker)), name="kill-once")
+        report = replay_fleet(new, [str(fleet_dir)], tmp_path / "out", against=old,
+                              client=client)
+    finally:
+        client.unregister_worker_plugin("kill-once")
+        cloudpickle.unregister_pickle_by_value(__import__(__name__))
+    assert marker.exists(), "no worker was killed: the test proves nothing"
+    assert report.summary["failed"] == []
+    assert_same_outputs(tmp_path / "out", single)
+    client.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker
