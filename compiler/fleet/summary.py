@@ -21,7 +21,9 @@ SEVERITY_ORDER = ("warning", "caution", "advisory")
 
 
 def _figure() -> dict[str, Any]:
-    return {"runs_affected": 0, "raises": 0, "active_s": 0.0, "raised_at_end": 0}
+    # active_s gathers each run's seconds and is summed with fsum at the end: exactly
+    # rounded, so the figure is the same whatever order results arrive in
+    return {"runs_affected": 0, "raises": 0, "active_s": [], "raised_at_end": 0}
 
 
 class FleetSummary:
@@ -42,7 +44,7 @@ class FleetSummary:
         self.labels = 0
         self.label_disagreements = 0
         self.diff_rules: dict[str, dict[str, int]] = {}
-        self.diff_runs: dict[str, dict[str, dict[str, Any]]] = {}
+        self.diff_runs: list[dict[str, Any]] = []
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -64,9 +66,9 @@ class FleetSummary:
                           "duration_s": run.duration_s, "origin": run.origin,
                           "events": len(run.events), "raises": raises})
         vehicle = self.vehicles.setdefault(
-            run.vehicle, {"runs": 0, "hours": 0.0, **_figure(), "rules": {}})
+            run.vehicle, {"runs": 0, "durations": [], **_figure(), "rules": {}})
         vehicle["runs"] += 1
-        vehicle["hours"] += run.duration_s / 3600.0
+        vehicle["durations"].append(run.duration_s)
         if run.rules:
             vehicle["runs_affected"] += 1
         severities_hit: set[str] = set()
@@ -76,16 +78,15 @@ class FleetSummary:
             target = self.rules.setdefault(rule, {"severity": severity, **_figure()})
             for into in (target, self.severities[severity], vehicle):
                 into["raises"] += figure["raises"]
-                into["active_s"] += figure["active_s"]
+                into["active_s"].append(figure["active_s"])
                 into["raised_at_end"] += figure["raised_at_end"]
             target["runs_affected"] += 1
             vehicle["rules"][rule] = vehicle["rules"].get(rule, 0) + figure["raises"]
         for severity in severities_hit:
             self.severities[severity]["runs_affected"] += 1
         if run.diff:
-            key = run.run if run.run not in self.diff_runs else f"{run.file}#{run.run}"
-            self.diff_runs[key] = {rule: {**change, "counts": count(change)}
-                                   for rule, change in run.diff.items()}
+            self.diff_runs.append({"run": run.run, "file": run.file, "rules": {
+                rule: {**change, "counts": count(change)} for rule, change in run.diff.items()}})
             for rule, change in run.diff.items():
                 total = self.diff_rules.setdefault(
                     rule, {"added": 0, "removed": 0, "shifted": 0, "runs": 0})
@@ -111,8 +112,7 @@ class FleetSummary:
             "rules": {rule: _rated(f, hours) for rule, f in sorted(self.rules.items())},
             "severities": {s: _rated(self.severities[s], hours)
                            for s in sorted(self.severities, key=_severity_rank)},
-            "vehicles": {v: {**_rated(f, f["hours"]), "rules": dict(sorted(f["rules"].items()))}
-                         for v, f in sorted(self.vehicles.items())},
+            "vehicles": {v: _vehicle(f) for v, f in sorted(self.vehicles.items())},
             "nuisances": self.nuisances(),
             "failed": sorted(self.failed, key=lambda f: f["file"]),
             "run_list": runs,
@@ -135,7 +135,7 @@ class FleetSummary:
         summary = self.to_json().get("against", {})
         return {"old": self.old.digest if self.old else None, "new": self.bundle.digest,
                 **{k: v for k, v in summary.items() if k != "bundle"},
-                "runs": dict(sorted(self.diff_runs.items()))}
+                "runs": sorted(self.diff_runs, key=lambda r: (r["file"], r["run"]))}
 
     def nuisances(self, limit: int = 10) -> list[dict[str, Any]]:
         """The rules raising most often per recorded hour, the first to review."""
@@ -144,14 +144,21 @@ class FleetSummary:
                         key=lambda item: (-item[1]["raises"], item[0]))
         return [{"rule": rule, "severity": f["severity"], "raises": f["raises"],
                  "chatter_per_h": _per_hour(f["raises"], hours),
-                 "mean_raised_s": f["active_s"] / f["raises"]}
+                 "mean_raised_s": math.fsum(f["active_s"]) / f["raises"]}
                 for rule, f in ranked[:limit]]
 
 
 def _rated(figure: dict[str, Any], hours: float) -> dict[str, Any]:
-    out = {k: v for k, v in figure.items() if k != "rules"}
+    out = {k: v for k, v in figure.items() if k not in ("rules", "durations")}
+    out["active_s"] = math.fsum(figure["active_s"])
     out["chatter_per_h"] = _per_hour(figure["raises"], hours)
     return out
+
+
+def _vehicle(figure: dict[str, Any]) -> dict[str, Any]:
+    hours = math.fsum(figure["durations"]) / 3600.0
+    return {"runs": figure["runs"], "hours": hours, **_rated(figure, hours),
+            "rules": dict(sorted(figure["rules"].items()))}
 
 
 def _per_hour(raises: int, hours: float) -> float | None:
