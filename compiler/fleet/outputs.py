@@ -57,10 +57,9 @@ class FleetWriter:
     def add(self, index: int, result: FileResult) -> None:
         self.indexes.append(index)
         runs = sorted(result.runs, key=lambda r: r.run)
-        with open(self.parts / f"{index:08d}.jsonl", "w", encoding="utf-8") as out:
+        with open(self.parts / f"{index:08d}.jsonl", "wb") as out:
             for run in runs:
-                for event in run.events:
-                    out.write(json.dumps(event, ensure_ascii=False) + "\n")
+                out.write(run.jsonl)
         labels = [(run.run, label) for run in runs for label in run.labels]
         if labels:
             with open(self.parts / f"{index:08d}.labels", "w", encoding="utf-8") as out:

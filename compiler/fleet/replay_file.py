@@ -10,7 +10,9 @@ labelled rows for `rulec refine`, and with an old bundle the per-run diff.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
+import zlib
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -40,7 +42,10 @@ class RunResult:
     start_s: float = 0.0
     end_s: float = 0.0
     origin: str | None = None  # ISO time of the first sample, for a run in wall-clock time
-    events: list[dict[str, Any]] = field(default_factory=list)
+    # events as JSON lines, serialised and compressed on the worker (the lines repeat
+    # their sources): the client only inflates and writes them out
+    packed: bytes = b""
+    n_events: int = 0
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> raises, active_s
     labels: list[dict[str, Any]] = field(default_factory=list)
     diff: RunDiff | None = None
@@ -48,6 +53,16 @@ class RunResult:
     @property
     def duration_s(self) -> float:
         return self.end_s - self.start_s
+
+    @property
+    def jsonl(self) -> bytes:
+        """The events as UTF-8 JSON lines, each ending in a newline."""
+        return zlib.decompress(self.packed) if self.packed else b""
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The events as objects (replay's JSON plus run and vehicle)."""
+        return [json.loads(line) for line in self.jsonl.decode("utf-8").splitlines()]
 
 
 @dataclass
@@ -130,6 +145,7 @@ class _Run:
         self.result = RunResult(row.run, row.vehicle, file, start_s=row.t)
         self.new = _Lane(bundle, columns)
         self.old = None if old is None else _Lane(old, columns)
+        self.lines: list[str] = []
 
 
 def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
@@ -161,7 +177,7 @@ def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
                 out["time"] = (row.origin + timedelta(seconds=event.t)).isoformat()
             out["run"] = row.run
             out["vehicle"] = row.vehicle
-            result.events.append(out)
+            run.lines.append(json.dumps(out, ensure_ascii=False))
         if row.label is not None:
             _label(run, row)
     for run in runs.values():
@@ -185,6 +201,9 @@ def _figures(run: _Run) -> None:
     """Raises and time raised per rule (a rule still raised at the end counts until the
     run's last sample), and with an old bundle, what changed."""
     result = run.result
+    if run.lines:
+        text = "".join(line + "\n" for line in run.lines).encode("utf-8")
+        result.packed, result.n_events = zlib.compress(text, 1), len(run.lines)
     for rule, spells in episodes(run.new.events, result.end_s).items():
         severity = next(e.severity for e in run.new.events if e.rule == rule)
         result.rules[rule] = {

@@ -56,7 +56,7 @@ class FleetSummary:
 
     def _add_run(self, run: RunResult) -> None:
         self.samples += run.samples
-        self.events += len(run.events)
+        self.events += run.n_events
         self.labels += len(run.labels)
         self.label_disagreements += sum(
             1 for label in run.labels if label["expected"] != label["raised"])
@@ -64,7 +64,7 @@ class FleetSummary:
         self.runs.append({"run": run.run, "vehicle": run.vehicle, "file": run.file,
                           "samples": run.samples, "start_s": run.start_s,
                           "duration_s": run.duration_s, "origin": run.origin,
-                          "events": len(run.events), "raises": raises})
+                          "events": run.n_events, "raises": raises})
         vehicle = self.vehicles.setdefault(
             run.vehicle, {"runs": 0, "durations": [], **_figure(), "rules": {}})
         vehicle["runs"] += 1
