@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulec.compiler.fleet.telemetry import RunFile
 from rulec.runtime.errors import StateError
@@ -25,6 +26,20 @@ from rulec.runtime.errors import StateError
 RESERVED = ("time", "run", "vehicle", "expected")
 CHUNK_ROWS = 65536  # Parquet rows per batch; CSV is read line by line
 _SECOND = timedelta(seconds=1)
+_FRACTION = re.compile(r"[T ]\d\d:\d\d:\d\d[.,](\d+)")
+
+
+class Stamp(NamedTuple):
+    """A Parquet timestamp as its integer count of units since the epoch: nanoseconds
+    stay exact, where a Python datetime would round them to microseconds."""
+
+    count: int
+    per_second: int
+
+    def datetime(self) -> datetime:
+        whole, part = divmod(self.count, self.per_second)
+        return datetime.fromtimestamp(whole, UTC) + timedelta(
+            microseconds=part * 1_000_000 // self.per_second)
 
 
 @dataclass(frozen=True)
@@ -48,11 +63,14 @@ class RunClock:
     def __init__(self) -> None:
         self.origin: datetime | None = None
         self.iso: bool | None = None
+        self.origin_stamp: Stamp | None = None
         self.last = -math.inf
 
     def seconds(self, raw: Any, where: str) -> float:
         text = raw.strip() if isinstance(raw, str) else raw
-        if isinstance(text, datetime):
+        if isinstance(text, Stamp):
+            t = self._since_stamp(text, where)
+        elif isinstance(text, datetime):
             t = self._since_origin(text, where, str(text))
         elif isinstance(text, int | float):
             t = self._plain(float(text), where, str(text))
@@ -77,9 +95,23 @@ class RunClock:
         self.iso = False
         return value
 
+    def _since_stamp(self, stamp: Stamp, where: str) -> float:
+        if self.iso is False:
+            raise StateError(f"{where}: a timestamp in a run of seconds")
+        self.iso = True
+        if self.origin is None:
+            self.origin = stamp.datetime()
+            self.origin_stamp = stamp
+        first = self.origin_stamp
+        if first is None or first.per_second != stamp.per_second:
+            raise StateError(f"{where}: a timestamp in a run of ISO-8601 text times")
+        return (stamp.count - first.count) / stamp.per_second  # exact integers, one rounding
+
     def _since_origin(self, when: datetime, where: str, text: str) -> float:
         if self.iso is False:
             raise StateError(f"{where}: time {text!r} is not a number of seconds")
+        if self.origin_stamp is not None:
+            raise StateError(f"{where}: an ISO-8601 text time in a run of timestamps")
         self.iso = True
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)  # a time without a zone is read as UTC
@@ -89,6 +121,10 @@ class RunClock:
 
 
 def _iso(text: str, where: str) -> datetime:
+    fraction = _FRACTION.search(text)
+    if fraction and fraction.group(1)[6:].strip("0"):  # Python would drop these digits
+        raise StateError(f"{where}: time {text!r} has digits below the microsecond; "
+                         "give such times as seconds")
     try:
         return datetime.fromisoformat(text)
     except ValueError:
@@ -228,7 +264,7 @@ def _parquet_rows(run_file: RunFile, chunk_rows: int) -> Iterator[Row]:
     try:
         batches = source.iter_batches(batch_size=chunk_rows)
         for batch in batches:
-            columns = {n: batch.column(n).to_pylist() for n in names}
+            columns = {n: _pylist(batch.column(n)) for n in names}
             empty = [None] * batch.num_rows
             run_col, vehicle_col, label_col = (columns.get(k, empty) for k in RESERVED[1:])
             for i in range(batch.num_rows):
@@ -247,3 +283,15 @@ def _parquet_rows(run_file: RunFile, chunk_rows: int) -> Iterator[Row]:
         raise
     except Exception as exc:  # noqa: BLE001 - a damaged page or a column type we cannot read
         raise StateError(f"{path}: row {first + 1}: unreadable Parquet: {exc}") from None
+
+
+def _pylist(column: Any) -> list[Any]:
+    """A Parquet column as Python values; timestamps as exact `Stamp`s."""
+    import pyarrow as pa
+
+    if pa.types.is_timestamp(column.type):
+        per_second = {"s": 1, "ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+        scale = per_second[column.type.unit]
+        counts = column.cast(pa.int64()).to_pylist()
+        return [None if c is None else Stamp(c, scale) for c in counts]
+    return list(column.to_pylist())

@@ -113,3 +113,18 @@ def test_a_worker_killed_mid_run_has_its_files_run_again(bundles, fleet_dir, sin
     assert report.summary["failed"] == []
     assert_same_outputs(tmp_path / "out", single)
     client.wait_for_workers(2, timeout=60)  # the nanny restarted the killed worker
+
+
+def test_scheduler_option_uses_a_running_cluster(bundles, fleet_dir, single, client,
+                                                 tmp_path, capsys):
+    from rulec.compiler.cli import main
+
+    new, old = bundles
+    address = client.scheduler.address
+    assert address.startswith("tcp://127.0.0.1:")
+    assert main(["fleet", str(new), str(fleet_dir), "-o", str(tmp_path / "out"), "--against",
+                 str(old), "--scheduler", address]) == 0
+    captured = capsys.readouterr()
+    assert f"2 worker(s) on {address}" in captured.err
+    assert "on dask" in captured.out
+    assert_same_outputs(tmp_path / "out", single)
