@@ -33,11 +33,11 @@ class Stamp(NamedTuple):
     """A Parquet timestamp as its integer count of units since the epoch: nanoseconds
     stay exact, where a Python datetime would round them to microseconds."""
 
-    count: int
+    ticks: int
     per_second: int
 
     def datetime(self) -> datetime:
-        whole, part = divmod(self.count, self.per_second)
+        whole, part = divmod(self.ticks, self.per_second)
         return datetime.fromtimestamp(whole, UTC) + timedelta(
             microseconds=part * 1_000_000 // self.per_second)
 
@@ -105,7 +105,7 @@ class RunClock:
         first = self.origin_stamp
         if first is None or first.per_second != stamp.per_second:
             raise StateError(f"{where}: a timestamp in a run of ISO-8601 text times")
-        return (stamp.count - first.count) / stamp.per_second  # exact integers, one rounding
+        return (stamp.ticks - first.ticks) / stamp.per_second  # exact integers, one rounding
 
     def _since_origin(self, when: datetime, where: str, text: str) -> float:
         if self.iso is False:
