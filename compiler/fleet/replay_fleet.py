@@ -73,8 +73,13 @@ def replay_fleet(bundle: Path, telemetry: list[str], outdir: Path, *,
     started = time.perf_counter()
     try:
         if engine == "dask":
+            def cluster_up(text: str) -> None:  # the clock starts once the workers are there
+                nonlocal started
+                say(f"{text}, ready in {time.perf_counter() - started:.2f} s")
+                started = time.perf_counter()
+
             results = replay_dask(files, new, old, options, client=client,
-                                  scheduler=scheduler, workers=workers, on_start=say)
+                                  scheduler=scheduler, workers=workers, on_start=cluster_up)
         else:
             results = replay_local(files, new, old, options)
         done, shown = 0, 0.0

@@ -51,9 +51,10 @@ def render_markdown(summary: dict[str, Any], plots: list[str]) -> str:
     for name in plots:
         lines += [f"![{name}]({name})", ""]
     lines += ["## Nuisance candidates (most raises per recorded hour)", ""]
-    lines += _table(["rule", "severity", "raises", "raises/h", "mean raised s"],
+    lines += _table(["rule", "severity", "raises", "raises/h", "mean raised s", "statement"],
                     [[n["rule"], n["severity"], n["raises"], _hours(n["chatter_per_h"]),
-                      f"{n['mean_raised_s']:.2f}"] for n in s["nuisances"]])
+                      f"{n['mean_raised_s']:.2f}", _statement(n.get("source"))]
+                     for n in s["nuisances"]])
     lines += ["## Per severity", ""]
     lines += _table(["severity", "runs affected", "raises", "time raised s", "raises/h"],
                     [[k, v["runs_affected"], v["raises"], f"{v['active_s']:.1f}",
@@ -89,6 +90,15 @@ def render_markdown(summary: dict[str, Any], plots: list[str]) -> str:
         lines += ["## Bad files (not replayed)", ""]
         lines += [f"- {f['error']}" for f in s["failed"]] + [""]
     return "\n".join(lines)
+
+
+def _statement(source: dict[str, Any] | None) -> str:
+    """file:line: the sentence, cut to a table cell's length."""
+    if not source:
+        return "-"
+    text = " ".join(str(source.get("text") or "").split())
+    text = text if len(text) <= 90 else text[:89] + "…"
+    return f"{source.get('file')}:{source.get('line')}: {text}"
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:

@@ -34,6 +34,9 @@ class FleetSummary:
         self.old = old
         self.rules: dict[str, dict[str, Any]] = {
             r.id: {"severity": r.severity, **_figure()} for r in bundle.rules}
+        # where each rule comes from, for a reviewer reading the figures
+        self.sources = {r.id: {"file": r.source.get("file"), "line": r.source.get("line"),
+                               "text": r.source.get("text")} for r in bundle.rules}
         self.severities: dict[str, dict[str, Any]] = defaultdict(_figure)
         self.vehicles: dict[str, dict[str, Any]] = {}
         self.runs: list[dict[str, Any]] = []
@@ -109,7 +112,8 @@ class FleetSummary:
             "samples": self.samples,
             "hours": hours,
             "events": self.events,
-            "rules": {rule: _rated(f, hours) for rule, f in sorted(self.rules.items())},
+            "rules": {rule: {**_rated(f, hours), "source": self.sources.get(rule)}
+                      for rule, f in sorted(self.rules.items())},
             "severities": {s: _rated(self.severities[s], hours)
                            for s in sorted(self.severities, key=_severity_rank)},
             "vehicles": {v: _vehicle(f) for v, f in sorted(self.vehicles.items())},
@@ -144,7 +148,8 @@ class FleetSummary:
                         key=lambda item: (-item[1]["raises"], item[0]))
         return [{"rule": rule, "severity": f["severity"], "raises": f["raises"],
                  "chatter_per_h": _per_hour(f["raises"], hours),
-                 "mean_raised_s": math.fsum(f["active_s"]) / f["raises"]}
+                 "mean_raised_s": math.fsum(f["active_s"]) / f["raises"],
+                 "source": self.sources.get(rule)}
                 for rule, f in ranked[:limit]]
 
 

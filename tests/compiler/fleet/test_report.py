@@ -24,6 +24,7 @@ def test_report_page_with_plots(bundles, fleet_dir, tmp_path):
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     top = summary["nuisances"][0]
     assert f"| {top['rule']} | {top['severity']} | {top['raises']} |" in text
+    assert f"{top['source']['file']}:{top['source']['line']}: " in text
     assert "![firing_rates.png](firing_rates.png)" in text
     against = summary["against"]
     assert (f"{against['added']} raise(s) added, {against['removed']} removed, "

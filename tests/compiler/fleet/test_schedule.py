@@ -125,6 +125,6 @@ def test_scheduler_option_uses_a_running_cluster(bundles, fleet_dir, single, cli
     assert main(["fleet", str(new), str(fleet_dir), "-o", str(tmp_path / "out"), "--against",
                  str(old), "--scheduler", address]) == 0
     captured = capsys.readouterr()
-    assert f"2 worker(s) on {address}" in captured.err
+    assert f"2 worker(s) on {address}, ready in" in captured.err
     assert "on dask" in captured.out
     assert_same_outputs(tmp_path / "out", single)
