@@ -6,8 +6,9 @@ scenario (seeded noise on every value so rules raise, clear and chatter): `--run
 of `--repeats` x 121 samples each.  Per configuration it prints samples/s over the
 replay (the cluster is started before the clock and stopped after it), the time to
 start the cluster, the bytes shipped to workers (the bundle, once per worker) and
-gathered back (results), and the load average before and after, since the machine is
-shared.  It also checks that every configuration wrote byte-identical events.
+gathered back (results), the CPU time spent per sample by the client and by the workers
+(load-independent: what N cores could do), and the load average before and after,
+since the machine is shared.  It also checks that every configuration wrote byte-identical events.
 
     python bench/fleet_replay.py                       # ~1 min: 16 runs of 6,050 samples
     python bench/fleet_replay.py --runs 64 --repeats 20 --workers 1,2
@@ -73,16 +74,29 @@ def run(bundle: Path, fleet: Path, out: Path, workers: int | None) -> dict[str, 
         client = Client(cluster)
     start_s = time.perf_counter() - started
     try:
+        worker_cpu = _worker_cpu(client)
+        client_cpu = time.process_time()
         report = replay_fleet(bundle, [str(fleet)], out, client=client,
                               single_process=workers is None)
+        client_cpu = time.process_time() - client_cpu
+        worker_cpu = _worker_cpu(client) - worker_cpu
     finally:
         if client is not None:
             client.close()
             cluster.close()
+    samples = report.summary["samples"]
     return {"config": "1 process" if workers is None else f"dask, {workers} worker(s)",
-            "samples": report.summary["samples"], "seconds": report.seconds,
+            "samples": samples, "seconds": report.seconds,
             "rate": report.samples_per_s, "start_s": start_s, "load": f"{before} -> {load()}",
+            "client_us": client_cpu / samples * 1e6, "worker_us": worker_cpu / samples * 1e6,
             "events": (out / "events.jsonl").read_bytes()}
+
+
+def _worker_cpu(client: Any) -> float:
+    """CPU seconds the workers' processes have used so far (0 without a cluster)."""
+    if client is None:
+        return 0.0
+    return sum(client.run(time.process_time).values())
 
 
 def shipped_and_gathered(bundle: Path, fleet: Path) -> tuple[int, int]:
@@ -126,11 +140,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{gathered / max(csv_bytes, 1) * 100:.1f} % of the CSV read on the workers)")
         configs: list[int | None] = [None, *(int(w) for w in args.workers.split(","))]
         results = [run(bundle, fleet, top / f"out{i}", w) for i, w in enumerate(configs)]
-        print(f"{'configuration':<22} {'samples/s':>11} {'replay s':>9} {'cluster start s':>16}"
-              f"  load 1/5 min (before -> after)")
+        print(f"{'configuration':<22} {'samples/s':>10} {'replay s':>9} {'start s':>8} "
+              f"{'CPU us/sample: client':>22} {'workers':>8}  load 1/5 min (before -> after)")
         for r in results:
-            print(f"{r['config']:<22} {r['rate']:>11,.0f} {r['seconds']:>9.2f} "
-                  f"{r['start_s']:>16.2f}  {r['load']}")
+            print(f"{r['config']:<22} {r['rate']:>10,.0f} {r['seconds']:>9.2f} "
+                  f"{r['start_s']:>8.2f} {r['client_us']:>22.1f} {r['worker_us']:>8.1f}  "
+                  f"{r['load']}")
         same = all(r["events"] == results[0]["events"] for r in results)
         print(f"events.jsonl identical across configurations: {same}")
         return 0 if same else 1

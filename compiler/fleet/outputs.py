@@ -17,11 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rulec.compiler.fleet import event_table
 from rulec.compiler.fleet.replay_file import FileResult
 from rulec.runtime.errors import StateError
-
-PARQUET_COLUMNS = ("run", "vehicle", "t", "time", "event", "rule", "severity", "advisory",
-                   "source_file", "source_line", "source", "values", "procedures")
 
 
 def check_outdir(outdir: Path, inputs: list[Path], folders: list[Path]) -> None:
@@ -60,6 +58,13 @@ class FleetWriter:
         with open(self.parts / f"{index:08d}.jsonl", "wb") as out:
             for run in runs:
                 out.write(run.jsonl)
+        with open(self.parts / f"{index:08d}.arrow", "wb") as out:
+            for run in runs:  # length-prefixed IPC streams, one per run with events
+                data = run.arrow
+                if run.n_events and not data and event_table.arrow_available():
+                    data = event_table.to_ipc([event_table.row(e) for e in run.events])
+                if data:
+                    out.write(len(data).to_bytes(8, "little") + data)
         labels = [(run.run, label) for run in runs for label in run.labels]
         if labels:
             with open(self.parts / f"{index:08d}.labels", "w", encoding="utf-8") as out:
@@ -94,25 +99,17 @@ class FleetWriter:
         return target
 
     def _write_parquet(self, order: list[int]) -> Path | None:
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
+        if not event_table.arrow_available():
             return None
-        schema = pa.schema([("run", pa.string()), ("vehicle", pa.string()),
-                            ("t", pa.float64()), ("time", pa.string()),
-                            ("event", pa.string()), ("rule", pa.string()),
-                            ("severity", pa.string()), ("advisory", pa.string()),
-                            ("source_file", pa.string()), ("source_line", pa.int64()),
-                            ("source", pa.string()), ("values", pa.string()),
-                            ("procedures", pa.string())])
+        import pyarrow.parquet as pq
+
         target = self.outdir / "events.parquet"
-        with _atomic(target, "wb") as out, pq.ParquetWriter(out, schema) as writer:
+        with _atomic(target, "wb") as out, pq.ParquetWriter(out, event_table.schema()) as pw:
             for index in order:
-                with open(self.parts / f"{index:08d}.jsonl", encoding="utf-8") as part:
-                    rows = [_parquet_row(json.loads(line)) for line in part]
-                if rows:
-                    writer.write_table(pa.Table.from_pylist(rows, schema=schema))
+                with open(self.parts / f"{index:08d}.arrow", "rb") as part:
+                    while header := part.read(8):
+                        data = part.read(int.from_bytes(header, "little"))
+                        pw.write_table(event_table.from_ipc(data))
         return target
 
     def _write_feedback(self, order: list[int]) -> Path:
@@ -138,17 +135,6 @@ class FleetWriter:
 
 def _number(value: float | None) -> str:
     return "" if value is None or not math.isfinite(value) else repr(value)
-
-
-def _parquet_row(event: dict[str, Any]) -> dict[str, Any]:
-    source = event.get("source") or {}
-    return {"run": event["run"], "vehicle": event.get("vehicle"), "t": event["t"],
-            "time": event.get("time"), "event": event["event"], "rule": event.get("rule"),
-            "severity": event.get("severity"), "advisory": event.get("advisory"),
-            "source_file": source.get("file"), "source_line": source.get("line"),
-            "source": json.dumps(source, ensure_ascii=False) if source else None,
-            "values": json.dumps(event.get("values", {}), ensure_ascii=False),
-            "procedures": json.dumps(event["procedures"]) if "procedures" in event else None}
 
 
 def _write_json(path: Path, data: Any) -> Path:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from rulec.compiler.fleet import event_table
 from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes
 from rulec.compiler.fleet.runs import CHUNK_ROWS, Row, parameter_columns, read_header, read_rows
 from rulec.compiler.fleet.telemetry import RunFile
@@ -29,6 +30,7 @@ from rulec.runtime.errors import RulecError, StateError
 class ReplayOptions:
     faults: bool = False  # also keep sensor-fault events, as `replay --json --faults`
     chunk_rows: int = CHUNK_ROWS
+    table: bool = True  # also build the events' Arrow table (for events.parquet)
 
 
 @dataclass
@@ -46,6 +48,7 @@ class RunResult:
     # their sources): the client only inflates and writes them out
     packed: bytes = b""
     n_events: int = 0
+    arrow: bytes = b""  # the same events as Arrow IPC (event_table), when pyarrow is here
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # id -> raises, active_s
     labels: list[dict[str, Any]] = field(default_factory=list)
     diff: RunDiff | None = None
@@ -146,6 +149,7 @@ class _Run:
         self.new = _Lane(bundle, columns)
         self.old = None if old is None else _Lane(old, columns)
         self.lines: list[str] = []
+        self.rows: list[dict[str, Any]] = []
 
 
 def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
@@ -157,6 +161,7 @@ def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
             raise StateError(f"{run_file.path}:1: unknown parameter column {name!r}")
     runs: dict[str, _Run] = {}
     file = str(run_file.path)
+    table = options.table and event_table.arrow_available()
     for row in read_rows(run_file, options.chunk_rows):
         run = runs.get(row.run)
         if run is None:
@@ -178,6 +183,8 @@ def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
             out["run"] = row.run
             out["vehicle"] = row.vehicle
             run.lines.append(json.dumps(out, ensure_ascii=False))
+            if table:
+                run.rows.append(event_table.row(out))
         if row.label is not None:
             _label(run, row)
     for run in runs.values():
@@ -204,6 +211,8 @@ def _figures(run: _Run) -> None:
     if run.lines:
         text = "".join(line + "\n" for line in run.lines).encode("utf-8")
         result.packed, result.n_events = zlib.compress(text, 1), len(run.lines)
+    if run.rows:
+        result.arrow = event_table.to_ipc(run.rows)
     for rule, spells in episodes(run.new.events, result.end_s).items():
         severity = next(e.severity for e in run.new.events if e.rule == rule)
         result.rules[rule] = {

@@ -86,3 +86,14 @@ def test_outputs_never_overwrite_or_feed_the_inputs(bundles, fleet_dir, tmp_path
         target.mkdir()
         (target / "diff.json").write_bytes(new.read_bytes())
         replay_fleet(target / "diff.json", [str(clash)], target, single_process=True)
+
+
+def test_parquet_is_the_same_built_on_the_worker_or_from_the_lines(bundles, fleet_dir, tmp_path):
+    pytest.importorskip("pyarrow", reason="needs pyarrow (the [fleet] extra)")
+    from rulec.compiler.fleet.replay_file import ReplayOptions
+
+    for name, table in (("worker", True), ("client", False)):
+        replay_fleet(bundles[0], [str(fleet_dir)], tmp_path / name, single_process=True,
+                     options=ReplayOptions(table=table))
+    assert (tmp_path / "worker" / "events.parquet").read_bytes() == (
+        tmp_path / "client" / "events.parquet").read_bytes()
