@@ -12,6 +12,7 @@ since the machine is shared.  It also checks that every configuration wrote byte
 
     python bench/fleet_replay.py                       # ~1 min: 16 runs of 6,050 samples
     python bench/fleet_replay.py --runs 64 --repeats 20 --workers 1,2
+    python bench/fleet_replay.py --runs 2 --repeats 1 --long 1000,4000   # peak memory
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import csv
 import os
 import pickle
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +54,33 @@ def make_fleet(folder: Path, runs: int, repeats: int, seed: int) -> int:
                                        for c in row[1:])])
                     samples += 1
     return samples
+
+
+def peak_rss_mb(command: list[str]) -> float:
+    """Peak resident memory of a command run to its end, in MB."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({proc.returncode})")
+    return usage.ru_maxrss / 1024  # kB on Linux
+
+
+def long_run_memory(bundle: Path, top: Path, repeats_list: list[int]) -> None:
+    """Peak memory of one long run: `rulec fleet --single-process` (chunked reading)
+    against `rulec replay --json` (which reads the whole run first)."""
+    rulec = str(Path(sys.executable).with_name("rulec"))
+    print(f"{'one run of':>14} {'CSV MB':>8} {'fleet peak MB':>14} {'replay peak MB':>15}")
+    for repeats in repeats_list:
+        folder = top / f"long{repeats}"
+        samples = make_fleet(folder, 1, repeats, seed=7)
+        size = sum(p.stat().st_size for p in folder.rglob("*.csv")) / 1e6
+        (csv_path,) = folder.rglob("*.csv")
+        fleet = peak_rss_mb([rulec, "fleet", str(bundle), str(csv_path), "-o",
+                             str(top / f"longout{repeats}"), "--single-process", "--quiet",
+                             "--no-report"])
+        replay = peak_rss_mb([rulec, "replay", str(bundle), str(csv_path), "--json"])
+        print(f"{samples:>7,} samples {size:>8.1f} {fleet:>14.0f} {replay:>15.0f}")
 
 
 def load() -> str:
@@ -117,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=50, help="scenario plays per run")
     parser.add_argument("--workers", default="1,2", help="Dask worker counts to try")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--long", default="", metavar="R1,R2",
+                        help="also measure peak memory on one run of R x 121 samples each")
     args = parser.parse_args(argv)
 
     from rulec.compiler.pipeline import build_payload, collect_rules
@@ -148,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['load']}")
         same = all(r["events"] == results[0]["events"] for r in results)
         print(f"events.jsonl identical across configurations: {same}")
+        if args.long:
+            long_run_memory(bundle, top, [int(r) for r in args.long.split(",")])
         return 0 if same else 1
 
 

@@ -5,6 +5,7 @@ appends record batches to the Parquet file instead of parsing every event again.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 COLUMNS = ("run", "vehicle", "t", "time", "event", "rule", "severity", "advisory",
@@ -39,20 +40,53 @@ def row(event: dict[str, Any]) -> dict[str, Any]:
             "procedures": json.dumps(event["procedures"]) if "procedures" in event else None}
 
 
-def to_ipc(rows: list[dict[str, Any]]) -> bytes:
-    """Rows as Arrow IPC stream bytes (zstd-compressed buffers)."""
+class TableBuilder:
+    """Rows gathered into Arrow record batches of `batch_rows`, written as they fill to
+    an in-memory IPC stream with compressed buffers: a run's rows never all sit in
+    memory as Python objects."""
+
+    def __init__(self, batch_rows: int = 4096) -> None:
+        self.batch_rows = batch_rows
+        self.rows: list[dict[str, Any]] = []
+        self._sink: Any = None
+        self._writer: Any = None
+
+    def add(self, event: dict[str, Any]) -> None:
+        self.rows.append(row(event))
+        if len(self.rows) >= self.batch_rows:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.rows:
+            return
+        import pyarrow as pa
+
+        if self._writer is None:
+            self._sink = pa.BufferOutputStream()
+            options = pa.ipc.IpcWriteOptions(compression="zstd")
+            self._writer = pa.ipc.new_stream(self._sink, schema(), options=options)
+        self._writer.write_batch(pa.RecordBatch.from_pylist(self.rows, schema=schema()))
+        self.rows = []
+
+    def finish(self) -> bytes:
+        """The IPC stream's bytes (empty when no row was added)."""
+        self._flush()
+        if self._writer is None:
+            return b""
+        self._writer.close()
+        return bytes(self._sink.getvalue().to_pybytes())
+
+
+def to_ipc(events: list[dict[str, Any]]) -> bytes:
+    """Events as Arrow IPC stream bytes, as `TableBuilder` writes them."""
+    builder = TableBuilder()
+    for event in events:
+        builder.add(event)
+    return builder.finish()
+
+
+def batches(data: bytes) -> Iterator[Any]:
+    """The record batches `TableBuilder` wrote, one at a time."""
     import pyarrow as pa
 
-    table = pa.Table.from_pylist(rows, schema=schema())
-    sink = pa.BufferOutputStream()
-    options = pa.ipc.IpcWriteOptions(compression="zstd")
-    with pa.ipc.new_stream(sink, table.schema, options=options) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue().to_pybytes())
-
-
-def from_ipc(data: bytes) -> Any:
-    """The table `to_ipc` wrote."""
-    import pyarrow as pa
-
-    return pa.ipc.open_stream(pa.py_buffer(data)).read_all()
+    yield from pa.ipc.open_stream(pa.py_buffer(data))

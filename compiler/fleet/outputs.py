@@ -57,12 +57,12 @@ class FleetWriter:
         runs = sorted(result.runs, key=lambda r: r.run)
         with open(self.parts / f"{index:08d}.jsonl", "wb") as out:
             for run in runs:
-                out.write(run.jsonl)
+                run.write_jsonl(out)
         with open(self.parts / f"{index:08d}.arrow", "wb") as out:
             for run in runs:  # length-prefixed IPC streams, one per run with events
                 data = run.arrow
                 if run.n_events and not data and event_table.arrow_available():
-                    data = event_table.to_ipc([event_table.row(e) for e in run.events])
+                    data = event_table.to_ipc(run.events)
                 if data:
                     out.write(len(data).to_bytes(8, "little") + data)
         labels = [(run.run, label) for run in runs for label in run.labels]
@@ -109,7 +109,8 @@ class FleetWriter:
                 with open(self.parts / f"{index:08d}.arrow", "rb") as part:
                     while header := part.read(8):
                         data = part.read(int.from_bytes(header, "little"))
-                        pw.write_table(event_table.from_ipc(data))
+                        for batch in event_table.batches(data):  # one batch in memory
+                            pw.write_batch(batch)
         return target
 
     def _write_feedback(self, order: list[int]) -> Path:

@@ -15,7 +15,7 @@ import math
 import zlib
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulec.compiler.fleet import event_table
 from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes
@@ -61,6 +61,13 @@ class RunResult:
     def jsonl(self) -> bytes:
         """The events as UTF-8 JSON lines, each ending in a newline."""
         return zlib.decompress(self.packed) if self.packed else b""
+
+    def write_jsonl(self, out: Any, piece: int = 1 << 20) -> None:
+        """Write the JSON lines to a binary file, inflating a piece at a time."""
+        inflate = zlib.decompressobj()
+        for start in range(0, len(self.packed), piece):
+            out.write(inflate.decompress(self.packed[start:start + piece]))
+        out.write(inflate.flush())
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -117,13 +124,22 @@ def replay_file(bundle: Bundle, old: Bundle | None, run_file: RunFile,
     return result
 
 
+class Mark(NamedTuple):
+    """What the figures and the diff keep of a rule event: not its values or text."""
+
+    t: float
+    event: str
+    rule: str | None
+    severity: str | None
+
+
 class _Lane:
     """One bundle's engine over one run, with the columns that bundle reads."""
 
     def __init__(self, bundle: Bundle, columns: list[str]) -> None:
         self.engine = Engine(bundle)
         self.columns = [c for c in columns if self.engine.knows(c)]
-        self.events: list[Any] = []
+        self.marks: list[Mark] = []
         self.held: dict[str, float] = {}  # column -> its last value
 
     def step(self, row: Row) -> list[Any]:
@@ -138,18 +154,22 @@ class _Lane:
                     raise StateError(f"{row.where}: {exc}") from None
         self.held.update(sample)  # each sample holds until the next: the state now
         events = engine.step(row.t, sample)
-        self.events.extend(events)
+        self.marks.extend(Mark(e.t, e.event, e.rule, e.severity)
+                          for e in events if e.rule is not None)
         return events
 
 
 class _Run:
     def __init__(self, row: Row, file: str, bundle: Bundle, old: Bundle | None,
-                 columns: list[str]) -> None:
+                 columns: list[str], table: bool) -> None:
         self.result = RunResult(row.run, row.vehicle, file, start_s=row.t)
         self.new = _Lane(bundle, columns)
         self.old = None if old is None else _Lane(old, columns)
-        self.lines: list[str] = []
-        self.rows: list[dict[str, Any]] = []
+        # events leave as they come: JSON lines into a zlib stream, rows into Arrow
+        # batches, so a long run holds compressed bytes, not event objects
+        self.packer = zlib.compressobj(1)
+        self.packed: list[bytes] = []
+        self.table = event_table.TableBuilder() if table else None
 
 
 def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
@@ -165,7 +185,7 @@ def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
     for row in read_rows(run_file, options.chunk_rows):
         run = runs.get(row.run)
         if run is None:
-            run = runs[row.run] = _Run(row, file, bundle, old, columns)
+            run = runs[row.run] = _Run(row, file, bundle, old, columns, table)
             if row.origin is not None:
                 run.result.origin = row.origin.isoformat()
         events = run.new.step(row)
@@ -182,9 +202,13 @@ def _replay(bundle: Bundle, old: Bundle | None, run_file: RunFile,
                 out["time"] = (row.origin + timedelta(seconds=event.t)).isoformat()
             out["run"] = row.run
             out["vehicle"] = row.vehicle
-            run.lines.append(json.dumps(out, ensure_ascii=False))
-            if table:
-                run.rows.append(event_table.row(out))
+            line = json.dumps(out, ensure_ascii=False) + "\n"
+            piece = run.packer.compress(line.encode("utf-8"))
+            if piece:  # mostly empty: zlib hands out a block now and then
+                run.packed.append(piece)
+            result.n_events += 1
+            if run.table is not None:
+                run.table.add(out)
         if row.label is not None:
             _label(run, row)
     for run in runs.values():
@@ -208,19 +232,18 @@ def _figures(run: _Run) -> None:
     """Raises and time raised per rule (a rule still raised at the end counts until the
     run's last sample), and with an old bundle, what changed."""
     result = run.result
-    if run.lines:
-        text = "".join(line + "\n" for line in run.lines).encode("utf-8")
-        result.packed, result.n_events = zlib.compress(text, 1), len(run.lines)
-    if run.rows:
-        result.arrow = event_table.to_ipc(run.rows)
-    for rule, spells in episodes(run.new.events, result.end_s).items():
-        severity = next(e.severity for e in run.new.events if e.rule == rule)
+    if result.n_events:
+        result.packed = b"".join([*run.packed, run.packer.flush()])
+    if run.table is not None:
+        result.arrow = run.table.finish()
+    severities = {m.rule: m.severity for m in run.new.marks}
+    for rule, spells in episodes(run.new.marks, result.end_s).items():
         result.rules[rule] = {
-            "severity": severity,
+            "severity": severities[rule],
             "raises": len(spells),
             "active_s": math.fsum(end - start for start, end, _ in spells),
             "raised_at_end": sum(1 for _, _, open_ in spells if open_),
         }
     if run.old is not None:
-        result.diff = diff_runs(episodes(run.old.events, result.end_s),
-                                episodes(run.new.events, result.end_s))
+        result.diff = diff_runs(episodes(run.old.marks, result.end_s),
+                                episodes(run.new.marks, result.end_s))
