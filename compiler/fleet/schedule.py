@@ -3,7 +3,8 @@ process when Dask is not installed or not wanted.  Both call the same `replay_fi
 they give the same results; only the order results arrive in differs.
 
 On Dask: the bundles go once to each worker (scattered with broadcast, and loaded once
-per worker process), one task per file, results streamed back as they finish.  A worker
+per worker process), files are partitioned into tasks by size (`partitions`), results
+stream back as tasks finish.  A worker
 that dies has its tasks run again elsewhere by the scheduler; a task that keeps killing
 its workers ends as that file's error, and the other files go on.
 """
@@ -49,9 +50,50 @@ def replay_local(files: Sequence[RunFile], new: bytes, old: bytes | None,
         yield index, replay_file(bundle, previous, run_file, options)
 
 
-def task_key(index: int, run_file: RunFile) -> str:
-    """A readable, unique task name: the dashboard and logs show which file it is."""
-    return f"rulec-fleet-{index:06d}-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", run_file.name)
+PARTITION_BYTES = 32 << 20  # a task's telemetry at most (unless one file is larger)
+TASKS_PER_WORKER = 4  # at least this many tasks per worker, for balance and retries
+
+
+def partitions(files: Sequence[RunFile], workers: int,
+               most_bytes: int = PARTITION_BYTES) -> list[list[int]]:
+    """Consecutive files grouped into tasks by size: small files share a task (a task
+    costs the scheduler and the client milliseconds), and there are enough tasks for
+    every worker to take several (a lost worker's share is small)."""
+    sizes = [_size(f) for f in files]
+    target = max(1, min(most_bytes, sum(sizes) // max(1, workers * TASKS_PER_WORKER)))
+    groups: list[list[int]] = []
+    current: list[int] = []
+    held = 0
+    for index, size in enumerate(sizes):
+        if current and held + size > target:
+            groups.append(current)
+            current, held = [], 0
+        current.append(index)
+        held += size
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _size(run_file: RunFile) -> int:
+    try:
+        return run_file.path.stat().st_size
+    except OSError:
+        return 0  # reported by the replay, with the file's name
+
+
+def task_key(group: Sequence[int], files: Sequence[RunFile]) -> str:
+    """A readable, unique task name: the dashboard and logs show which files it holds."""
+    first = files[group[0]]
+    more = f"-and-{len(group) - 1}" if len(group) > 1 else ""
+    return (f"rulec-fleet-{group[0]:06d}-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", first.name)
+            + more)
+
+
+def replay_files_task(payloads: tuple[bytes, bytes | None], run_files: list[RunFile],
+                      options: ReplayOptions) -> list[FileResult]:
+    """A worker's task: a partition of files, each replayed on its own."""
+    return [replay_file_task(payloads, run_file, options) for run_file in run_files]
 
 
 def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
@@ -74,13 +116,14 @@ def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
             n = len(client.scheduler_info().get("workers", {}))
             where = scheduler or "a local cluster"
             on_start(f"{n} worker(s) on {where}")
+        n_workers = len(client.scheduler_info().get("workers", {})) or 1
         payloads = client.scatter((new, old), broadcast=True, hash=False)
-        futures = {client.submit(replay_file_task, payloads, run_file, options,
-                                 key=task_key(i, run_file), pure=False): i
-                   for i, run_file in enumerate(files)}
+        futures = {client.submit(replay_files_task, payloads, [files[i] for i in group],
+                                 options, key=task_key(group, files), pure=False): group
+                   for group in partitions(files, n_workers)}
         for future in as_completed(futures):
-            index = futures.pop(future)
-            yield index, _result(future, files[index])
+            group = futures.pop(future)
+            yield from zip(group, _results(future, [files[i] for i in group]), strict=True)
             future.release()
 
 
@@ -111,12 +154,12 @@ class _OwnedClient:
         self.cluster.close()
 
 
-def _result(future: Any, run_file: RunFile) -> FileResult:
-    """The task's result; a task that failed on the cluster is that file's error."""
+def _results(future: Any, run_files: list[RunFile]) -> list[FileResult]:
+    """The task's results; a task that failed on the cluster is each of its files' error."""
     try:
-        result: FileResult = future.result()
-    except Exception as exc:  # noqa: BLE001 - KilledWorker, a lost worker, a bug: one file
+        results: list[FileResult] = future.result()
+    except Exception as exc:  # noqa: BLE001 - KilledWorker, a lost worker, a bug: its files
         reason = " ".join(str(exc).split()) or type(exc).__name__
-        return FileResult(str(run_file.path), error=f"{run_file.path}: not replayed on the "
-                          f"cluster: {type(exc).__name__}: {reason}")
-    return result
+        return [FileResult(str(f.path), error=f"{f.path}: not replayed on the cluster: "
+                           f"{type(exc).__name__}: {reason}") for f in run_files]
+    return results

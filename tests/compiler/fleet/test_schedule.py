@@ -79,20 +79,26 @@ def test_a_bad_file_is_named_and_the_rest_go_on(bundles, fleet_dir, client, tmp_
 
 
 class KillOnce(distributed.WorkerPlugin):
-    """Kills its worker's process (SIGKILL) when the task of one file starts running,
-    once: a marker file says it has happened."""
+    """Kills its worker's process (SIGKILL) as it starts its second fleet task (its
+    first one's results already sent back), once in the whole cluster: a marker file
+    says it has happened."""
 
-    def __init__(self, key_part: str, marker: str) -> None:
-        self.key_part, self.marker = key_part, marker
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+        self.started = 0
 
     def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
-        if finish == "executing" and self.key_part in str(key):
-            try:
-                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                return
-            os.close(fd)
-            os.kill(os.getpid(), signal.SIGKILL)
+        if finish != "executing" or "rulec-fleet-" not in str(key):
+            return
+        self.started += 1
+        if self.started < 2:
+            return
+        try:
+            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def test_a_worker_killed_mid_run_has_its_files_run_again(bundles, fleet_dir, single, client,
@@ -103,7 +109,7 @@ def test_a_worker_killed_mid_run_has_its_files_run_again(bundles, fleet_dir, sin
     marker = tmp_path / "killed"
     cloudpickle.register_pickle_by_value(__import__(__name__))
     try:
-        client.register_plugin(KillOnce("run_03", str(marker)), name="kill-once")
+        client.register_plugin(KillOnce(str(marker)), name="kill-once")
         report = replay_fleet(new, [str(fleet_dir)], tmp_path / "out", against=old,
                               client=client)
     finally:
@@ -128,3 +134,20 @@ def test_scheduler_option_uses_a_running_cluster(bundles, fleet_dir, single, cli
     assert f"2 worker(s) on {address}, ready in" in captured.err
     assert "on dask" in captured.out
     assert_same_outputs(tmp_path / "out", single)
+
+
+def test_small_files_share_tasks_large_ones_stand_alone(tmp_path):
+    from rulec.compiler.fleet.schedule import partitions
+    from rulec.compiler.fleet.telemetry import RunFile
+
+    files = []
+    for i, size in enumerate([10, 10, 10, 10, 500, 10, 10, 10]):
+        path = tmp_path / f"r{i}.csv"
+        path.write_bytes(b"x" * size)
+        files.append(RunFile(path, "csv", f"r{i}"))
+    groups = partitions(files, workers=1, most_bytes=40)
+    assert groups == [[0, 1, 2, 3], [4], [5, 6, 7]]
+    assert sum(groups, []) == list(range(len(files)))  # every file once, in order
+    # enough tasks for every worker to take several: 570 bytes over 4 workers x 4 tasks
+    # makes tasks of at most 35 bytes unless a file alone is larger
+    assert partitions(files, workers=4) == [[0, 1, 2], [3], [4], [5, 6, 7]]
