@@ -76,3 +76,23 @@ def test_help_names_the_contract(capsys):
     text = capsys.readouterr().out
     for option in ("--against", "--scheduler", "-o OUTDIR", "--single-process"):
         assert option in text
+
+
+def test_without_dask_the_single_process_path_runs_and_says_so(bundle, tmp_path):
+    """dask.distributed made unimportable in a fresh interpreter: same outputs, a note."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['distributed'] = None\n"
+            "from rulec.compiler.cli import main\n"
+            f"sys.exit(main(['fleet', {str(bundle)!r}, {str(SCENARIO)!r}, '-o', "
+            f"{str(tmp_path / 'out')!r}, '--no-report']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "dask.distributed is not installed" in done.stderr
+    assert "on single process" in done.stdout
+    assert main(["fleet", str(bundle), str(SCENARIO), "-o", str(tmp_path / "ref"),
+                 "--single-process", "--quiet", "--no-report"]) == 0
+    for name in ("events.jsonl", "events.parquet"):
+        assert (tmp_path / "out" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes()
