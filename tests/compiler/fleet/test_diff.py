@@ -64,3 +64,32 @@ def test_every_raise_of_both_bundles_is_counted_once(bundles, fleet_dir):
             assert sorted(kept + change["removed"] + moved_old) == sorted(old_starts)
             assert sorted(kept + change["added"] + moved_new) == sorted(new_starts)
     assert kinds == {"added", "removed", "shifted"}  # the fixture exercises all three
+
+
+def _spells(draw_starts: list[float]) -> list[tuple[float, float, bool]]:
+    """Non-overlapping spells of one rule from sorted distinct cut points."""
+    cuts = sorted(set(draw_starts))
+    return [(a, b, False) for a, b in zip(cuts[0::2], cuts[1::2], strict=False)]
+
+
+def test_every_spell_is_kept_moved_added_or_removed_exactly_once():
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    times = st.lists(st.integers(0, 60).map(float), max_size=16)
+
+    @given(times, times)
+    def check(a: list[float], b: list[float]) -> None:
+        old, new = _spells(a), _spells(b)
+        change = diff_rule(old, new)
+        moved_old = [s["old_raise"] for s in change["shifted"]]
+        moved_new = [s["new_raise"] for s in change["shifted"]]
+        kept_old = [s[0] for s in old if s[0] not in change["removed"] + moved_old]
+        kept_new = [s[0] for s in new if s[0] not in change["added"] + moved_new]
+        assert sorted(kept_old) == sorted(kept_new)  # unchanged spells are the same ones
+        assert len(kept_old) + len(change["removed"]) + len(moved_old) == len(old)
+        assert len(kept_new) + len(change["added"]) + len(moved_new) == len(new)
+        if old == new:
+            assert not any(change.values())
+
+    check()
