@@ -3,8 +3,10 @@ bundle, stepped sample by sample exactly as `rulec replay` steps it, so that a r
 events are those `rulec replay --json` prints for the same samples.
 
 This is the unit of work a fleet worker runs.  It returns plain data (picklable, small
-next to the samples): the events as JSON objects, per-rule raise counts and active time,
-labelled rows for `rulec refine`, and with an old bundle the per-run diff.
+next to the samples): the events as compressed JSON lines and as an Arrow table, per-rule
+raise counts and time raised, labelled rows for `rulec refine`, and with an old bundle
+the per-run diff.  A header is checked against a cached engine per bundle; every run is
+stepped by engines of its own, built fresh as `rulec replay` builds one.
 """
 
 from __future__ import annotations
