@@ -22,8 +22,10 @@ def register(sub: Any) -> None:
         description="Replay recorded runs (CSV as for replay, ISO-8601 times allowed, or "
         "Parquet; optional run, vehicle and expected columns) with replay's exact "
         "semantics, on a Dask cluster or in this process.  Writes OUTDIR/events.jsonl, "
-        "events.parquet, summary.json, report.md (+ plots), with --against diff.json, and "
-        "feedback.csv for `rulec refine` when runs carry an 'expected' column.")
+        "events.parquet (with pyarrow), summary.json, report.md (+ plots), with --against "
+        "diff.json, and feedback.csv for `rulec refine` when runs carry an 'expected' "
+        "column.  A bad file is named on stderr and skipped, the others replayed (exit "
+        "1); docs/fleet.md.")
     p.add_argument("bundle", type=Path, metavar="BUNDLE")
     p.add_argument("telemetry", nargs="+", metavar="TELEMETRY",
                    help="telemetry files, folders (searched recursively) or glob patterns")
