@@ -52,6 +52,7 @@ def replay_local(files: Sequence[RunFile], new: bytes, old: bytes | None,
 
 PARTITION_BYTES = 32 << 20  # a task's telemetry at most (unless one file is larger)
 TASKS_PER_WORKER = 4  # at least this many tasks per worker, for balance and retries
+WORKER_WAIT_S = 60.0  # how long a cluster may take to show its first worker
 
 
 def partitions(files: Sequence[RunFile], workers: int,
@@ -112,6 +113,11 @@ def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
     with ExitStack() as stack:
         if client is None:
             client = stack.enter_context(_connect(Client, LocalCluster, scheduler, workers))
+        try:  # a scheduler without workers would hold the tasks for ever
+            client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except TimeoutError:
+            raise FleetError(f"no worker joined {scheduler or 'the cluster'} within "
+                             f"{WORKER_WAIT_S:g} s") from None
         if on_start is not None:
             n = len(client.scheduler_info().get("workers", {}))
             where = scheduler or "a local cluster"

@@ -151,3 +151,15 @@ def test_small_files_share_tasks_large_ones_stand_alone(tmp_path):
     # enough tasks for every worker to take several: 570 bytes over 4 workers x 4 tasks
     # makes tasks of at most 35 bytes unless a file alone is larger
     assert partitions(files, workers=4) == [[0, 1, 2], [3], [4], [5, 6, 7]]
+
+
+def test_a_scheduler_without_workers_is_an_error_not_a_hang(bundles, fleet_dir, monkeypatch,
+                                                            tmp_path):
+    from rulec.compiler.fleet import schedule
+
+    monkeypatch.setattr(schedule, "WORKER_WAIT_S", 1.0)
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1",
+                                  dashboard_address=None) as empty:
+        with pytest.raises(schedule.FleetError, match="no worker joined .* within 1 s"):
+            replay_fleet(bundles[0], [str(fleet_dir)], tmp_path / "out",
+                         scheduler=empty.scheduler_address)
