@@ -150,3 +150,28 @@ def test_reading_holds_one_chunk_not_the_run(tmp_path):
         tracemalloc.stop()
     assert n == 400 * len(rows)
     assert peak < path.stat().st_size / 20, (peak, path.stat().st_size)
+
+
+def test_with_an_old_bundle_each_reads_only_the_columns_it_knows(bundles, tmp_path, capsys):
+    """A column only the bundle in service knows is read by it alone: the new bundle's
+    events are replay's for the file without that column."""
+    import shutil
+
+    from fleet_runs import MANUAL, compile_folder
+
+    new, _ = bundles
+    manual = tmp_path / "with_igniter"
+    shutil.copytree(MANUAL, manual)
+    with open(manual / "sensors.toml", "a", encoding="utf-8") as toml:
+        toml.write('\n[parameters.igniter_voltage]\nunit = "V"\nrange = [0, 50]\n')
+    old = compile_folder(manual, tmp_path / "old.bundle")
+    header, rows = varied_run(seed=4)
+    both = write_run(tmp_path / "both.csv", [*header, "igniter_voltage"],
+                     [[*r, "12"] for r in rows])
+    plain = write_run(tmp_path / "plain.csv", header, rows)
+    result = replay_file(load_bundle(new), load_bundle(old), RunFile(both, "csv", "both"))
+    assert result.error is None
+    assert fleet_lines(result.runs[0].events) == replay_lines(new, plain, capsys)
+    assert result.runs[0].diff == {}  # the same rules over the same values
+    alone = replay_file(load_bundle(new), None, RunFile(both, "csv", "both"))
+    assert alone.error == f"{both}:1: unknown parameter column 'igniter_voltage'"
