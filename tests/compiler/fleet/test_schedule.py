@@ -58,10 +58,10 @@ def test_the_cluster_gives_the_single_process_outputs(bundles, fleet_dir, single
     assert report.engine == "dask"
     assert report.summary["runs"] == 7 and report.summary["events"] > 0
     assert_same_outputs(tmp_path / "out", single)
-    # each worker process loaded the bundles once and kept them for its next files
+    # a worker that ran tasks holds the two bundles loaded, kept for its next files
     loaded = client.run(lambda: len(
         __import__("rulec.compiler.fleet.replay_file", fromlist=["_BUNDLES"])._BUNDLES))
-    assert set(loaded.values()) == {2}
+    assert 2 in loaded.values() and set(loaded.values()) <= {0, 2}
 
 
 def test_a_bad_file_is_named_and_the_rest_go_on(bundles, fleet_dir, client, tmp_path):
