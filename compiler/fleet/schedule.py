@@ -141,8 +141,10 @@ def _connect(client_class: Any, cluster_class: Any, scheduler: str | None,
         except (OSError, TimeoutError) as exc:
             raise FleetError(f"cannot reach the scheduler {scheduler}: {exc}") from None
     n = workers or os.cpu_count() or 1
+    # no dashboard; the scheduler's HTTP routes on a free local port, not on 8787 (which
+    # another cluster on this machine may hold)
     cluster = cluster_class(n_workers=n, threads_per_worker=1, processes=True,
-                            host="127.0.0.1", dashboard_address=None)
+                            host="127.0.0.1", dashboard_address="127.0.0.1:0")
     return _OwnedClient(client_class(cluster), cluster)
 
 

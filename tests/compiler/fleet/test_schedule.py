@@ -159,7 +159,7 @@ def test_a_scheduler_without_workers_is_an_error_not_a_hang(bundles, fleet_dir, 
 
     monkeypatch.setattr(schedule, "WORKER_WAIT_S", 1.0)
     with distributed.LocalCluster(n_workers=0, host="127.0.0.1",
-                                  dashboard_address=None) as empty:
+                                  dashboard_address="127.0.0.1:0") as empty:
         with pytest.raises(schedule.FleetError, match="no worker joined .* within 1 s"):
             replay_fleet(bundles[0], [str(fleet_dir)], tmp_path / "out",
                          scheduler=empty.scheduler_address)
