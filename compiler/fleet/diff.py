@@ -3,12 +3,18 @@
 Events are compared as raised spells of a rule (raise to clear).  A spell of the new
 bundle that overlaps a spell of the same rule in the old one is the same alarm: kept when
 both its raise and clear times agree, *shifted* otherwise.  A new spell that overlaps
-none is *added*, an old one that overlaps none is *removed*.  Rules are matched by id, so
-a rule the new bundle renamed or dropped shows as all removed.
+none is *added*, an old one that overlaps none is *removed*.
+
+Rules are matched by id, and a rule whose id changed because its statement was
+reworded (a threshold edited in the manual) is matched by where it stands: one rule of
+each bundle at the same file and line, with the same kind, is the same rule
+(`renamed_rules`), so a moved threshold shows as shifted alarms, not as one rule
+removed and another added.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -78,3 +84,24 @@ def diff_runs(old: Mapping[str, list[Spell]], new: Mapping[str, list[Spell]]) ->
 def count(change: Mapping[str, list[Any]]) -> dict[str, int]:
     """Added, removed and shifted counts of one rule's change."""
     return {k: len(change.get(k, ())) for k in ("added", "removed", "shifted")}
+
+
+def renamed_rules(old: Any, new: Any) -> dict[str, str]:
+    """Old id -> new id for rules that changed id but stand at the same file and line
+    with the same kind, one rule on each side (a shared place is left unmatched)."""
+    def places(bundle: Any) -> dict[tuple[Any, ...], str]:
+        keys = [(r.source.get("file"), r.source.get("line"), r.kind) for r in bundle.rules]
+        counts = Counter(keys)
+        return {k: r.id for k, r in zip(keys, bundle.rules, strict=True) if counts[k] == 1}
+
+    new_ids = {r.id for r in new.rules}
+    old_ids = {r.id for r in old.rules}
+    before, after = places(old), places(new)
+    return {before[k]: after[k] for k in before.keys() & after.keys()
+            if before[k] != after[k] and before[k] not in new_ids and after[k] not in old_ids}
+
+
+def renamed(spells: Mapping[str, list[Spell]], renames: Mapping[str, str]
+            ) -> dict[str, list[Spell]]:
+    """Spells keyed by the new bundle's ids."""
+    return {renames.get(rule, rule): s for rule, s in spells.items()}

@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Any, NamedTuple
 
 from rulec.compiler.fleet import event_table
-from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes
+from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes, renamed, renamed_rules
 from rulec.compiler.fleet.runs import CHUNK_ROWS, Row, parameter_columns, read_header, read_rows
 from rulec.compiler.fleet.telemetry import RunFile
 from rulec.runtime.bundle.loader import Bundle, load_bundle
@@ -260,5 +260,6 @@ def _figures(run: _Run) -> None:
             "raised_at_end": sum(1 for _, _, open_ in spells if open_),
         }
     if run.old is not None:
-        result.diff = diff_runs(episodes(run.old.marks, result.end_s),
+        renames = renamed_rules(run.old.engine.bundle, run.new.engine.bundle)
+        result.diff = diff_runs(renamed(episodes(run.old.marks, result.end_s), renames),
                                 episodes(run.new.marks, result.end_s))

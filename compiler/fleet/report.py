@@ -78,6 +78,9 @@ def render_markdown(summary: dict[str, Any], plots: list[str]) -> str:
         lines += [f"## Against the bundle in service ({a['bundle']})", "",
                   f"{a['added']} raise(s) added, {a['removed']} removed, {a['shifted']} "
                   f"shifted, in {a['runs_changed']} run(s); per run in diff.json.", ""]
+        lines += [f"Reworded in place, compared as one rule: {was} (in service) is {now}."
+                  for was, now in a.get("renamed", {}).items()]
+        lines += [""] if a.get("renamed") else []
         lines += _table(["rule", "runs", "added", "removed", "shifted"],
                         [[k, v["runs"], v["added"], v["removed"], v["shifted"]]
                          for k, v in a["rules"].items()])

@@ -13,7 +13,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
-from rulec.compiler.fleet.diff import count
+from rulec.compiler.fleet.diff import count, renamed_rules
 from rulec.compiler.fleet.replay_file import FileResult, RunResult
 from rulec.runtime.bundle.loader import Bundle
 
@@ -126,6 +126,8 @@ class FleetSummary:
         if self.old is not None:
             out["against"] = {
                 "bundle": self.old.digest,
+                # rules reworded in place: their alarms are compared under the new id
+                "renamed": dict(sorted(renamed_rules(self.old, self.bundle).items())),
                 "added": sum(r["added"] for r in self.diff_rules.values()),
                 "removed": sum(r["removed"] for r in self.diff_rules.values()),
                 "shifted": sum(r["shifted"] for r in self.diff_rules.values()),

@@ -3,7 +3,7 @@ replays every raise of either bundle accounted for exactly once."""
 
 from __future__ import annotations
 
-from rulec.compiler.fleet.diff import diff_rule, diff_runs, episodes
+from rulec.compiler.fleet.diff import diff_rule, diff_runs, episodes, renamed, renamed_rules
 from rulec.compiler.fleet.replay_file import replay_file
 from rulec.compiler.fleet.telemetry import find_run_files
 from rulec.runtime.bundle.loader import load_bundle
@@ -43,14 +43,28 @@ def test_unchanged_runs_give_no_diff():
     assert diff_runs(spells, spells) == {}
 
 
+def test_a_reworded_rule_is_matched_by_its_place(bundles):
+    new, old = (load_bundle(b) for b in bundles)
+    renames = renamed_rules(old, new)
+    assert len(renames) == 1  # the fixture rewrites one statement (600 °C -> 500 °C)
+    ((was, now),) = renames.items()
+    before = next(r for r in old.rules if r.id == was)
+    after = next(r for r in new.rules if r.id == now)
+    assert "500" in before.source["text"] and "600" in after.source["text"]
+    assert (before.source["file"], before.source["line"]) == (
+        after.source["file"], after.source["line"])
+    assert renamed_rules(new, new) == {}
+
+
 def test_every_raise_of_both_bundles_is_counted_once(bundles, fleet_dir):
     new, old = bundles
     new_bundle, old_bundle = load_bundle(new), load_bundle(old)
+    renames = renamed_rules(old_bundle, new_bundle)
     kinds = set()
     for run_file in find_run_files([str(fleet_dir)]):
         (run,) = replay_file(new_bundle, old_bundle, run_file).runs
         end = run.end_s
-        before = episodes(replay(old, run_file.path), end)
+        before = renamed(episodes(replay(old, run_file.path), end), renames)
         after = episodes(replay(new, run_file.path), end)
         assert run.diff == diff_runs(before, after)
         for rule in set(before) | set(after):

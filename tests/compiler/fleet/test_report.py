@@ -29,6 +29,9 @@ def test_report_page_with_plots(bundles, fleet_dir, tmp_path):
     against = summary["against"]
     assert (f"{against['added']} raise(s) added, {against['removed']} removed, "
             f"{against['shifted']} shifted") in text
+    assert against["renamed"]  # the fixture rewords one statement in place
+    for was, now in against["renamed"].items():
+        assert f"{was} (in service) is {now}" in text
     for vehicle in summary["vehicles"]:
         assert f"| {vehicle} | " in text
 
