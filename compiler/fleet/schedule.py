@@ -2,9 +2,10 @@
 process when Dask is not installed or not wanted.  Both call the same `replay_file`, so
 they give the same results; only the order results arrive in differs.
 
-On Dask: the bundles go once to each worker (scattered with broadcast, and loaded once
-per worker process), files are partitioned into tasks by size (`partitions`), results
-stream back as tasks finish.  A worker
+On Dask: the bundles go once to each worker (a worker plugin, `worker_plugin.py`, which
+the scheduler also hands to workers that join later; loaded once per worker process),
+files are partitioned into tasks by size (`partitions`), results stream back as tasks
+finish.  A worker
 that dies has its tasks run again elsewhere by the scheduler; a task that keeps killing
 its workers ends as that file's error, and the other files go on.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import Any
@@ -21,7 +23,6 @@ from rulec.compiler.fleet.replay_file import (
     FileResult,
     ReplayOptions,
     replay_file,
-    replay_file_task,
 )
 from rulec.compiler.fleet.telemetry import RunFile
 from rulec.runtime.bundle.loader import load_bundle
@@ -83,18 +84,16 @@ def _size(run_file: RunFile) -> int:
         return 0  # reported by the replay, with the file's name
 
 
-def task_key(group: Sequence[int], files: Sequence[RunFile]) -> str:
-    """A readable, unique task name: the dashboard and logs show which files it holds."""
+def task_key(group: Sequence[int], files: Sequence[RunFile], replay_id: str) -> str:
+    """A readable task name, unique to this replay (two replays, or one after another,
+    on one scheduler never share a key): the dashboard and logs show which files it
+    holds."""
     first = files[group[0]]
     more = f"-and-{len(group) - 1}" if len(group) > 1 else ""
-    return (f"rulec-fleet-{group[0]:06d}-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", first.name)
-            + more)
+    return (f"rulec-fleet-{replay_id}-{group[0]:06d}-"
+            + re.sub(r"[^A-Za-z0-9_.-]+", "_", first.name) + more)
 
 
-def replay_files_task(payloads: tuple[bytes, bytes | None], run_files: list[RunFile],
-                      options: ReplayOptions) -> list[FileResult]:
-    """A worker's task: a partition of files, each replayed on its own."""
-    return [replay_file_task(payloads, run_file, options) for run_file in run_files]
 
 
 def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
@@ -110,6 +109,8 @@ def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
     """
     from distributed import Client, LocalCluster, as_completed
 
+    from rulec.compiler.fleet.worker_plugin import BundlePlugin, replay_files_task
+
     with ExitStack() as stack:
         if client is None:
             client = stack.enter_context(_connect(Client, LocalCluster, scheduler, workers))
@@ -123,9 +124,13 @@ def replay_dask(files: Sequence[RunFile], new: bytes, old: bytes | None,
             where = scheduler or "a local cluster"
             on_start(f"{n} worker(s) on {where}")
         n_workers = len(client.scheduler_info().get("workers", {})) or 1
-        payloads = client.scatter((new, old), broadcast=True, hash=False)
-        futures = {client.submit(replay_files_task, payloads, [files[i] for i in group],
-                                 options, key=task_key(group, files), pure=False): group
+        replay_id = uuid.uuid4().hex[:12]
+        plugin = f"rulec-fleet-{replay_id}"
+        client.register_plugin(BundlePlugin(replay_id, new, old), name=plugin)
+        stack.callback(client.unregister_worker_plugin, plugin)
+        futures = {client.submit(replay_files_task, replay_id, [files[i] for i in group],
+                                 options, key=task_key(group, files, replay_id),
+                                 pure=False): group
                    for group in partitions(files, n_workers)}
         for future in as_completed(futures):
             group = futures.pop(future)

@@ -1,7 +1,8 @@
 """The fleet on a real Dask cluster: two worker processes on 127.0.0.1 give the same
 outputs as the single-process path (itself checked against `rulec replay`), a bad file
-is reported while the rest go on, and a worker killed in the middle of the replay has
-its files run again elsewhere, the outputs complete and identical."""
+is reported while the rest go on, a worker killed in the middle of the replay has its
+files run again elsewhere (the outputs complete and identical), and a task that keeps
+killing its workers fails its own files only."""
 
 from __future__ import annotations
 
@@ -163,3 +164,45 @@ def test_a_scheduler_without_workers_is_an_error_not_a_hang(bundles, fleet_dir, 
         with pytest.raises(schedule.FleetError, match="no worker joined .* within 1 s"):
             replay_fleet(bundles[0], [str(fleet_dir)], tmp_path / "out",
                          scheduler=empty.scheduler_address)
+
+
+class KillAlways(distributed.WorkerPlugin):
+    """Kills its worker whenever the task holding one file starts: a poison file."""
+
+    def __init__(self, key_part: str) -> None:
+        self.key_part = key_part
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        if finish == "executing" and self.key_part in str(key):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_task_that_keeps_killing_workers_fails_its_files_only(bundles, fleet_dir, single,
+                                                                client, tmp_path):
+    import cloudpickle
+
+    new, old = bundles
+    telemetry = tmp_path / "telemetry"
+    shutil.copytree(fleet_dir, telemetry)
+    poison = telemetry / "V0" / "zz_poison.csv"  # sorts first: its task's key names it
+    poison.parent.mkdir()
+    poison.write_bytes((fleet_dir / "V1" / "engine_test.csv").read_bytes())
+    cloudpickle.register_pickle_by_value(__import__(__name__))
+    try:
+        client.register_plugin(KillAlways("zz_poison"), name="kill-always")
+        report = replay_fleet(new, [str(telemetry)], tmp_path / "out", against=old,
+                              client=client)
+    finally:
+        client.unregister_worker_plugin("kill-always")
+        cloudpickle.unregister_pickle_by_value(__import__(__name__))
+        client.wait_for_workers(2, timeout=60)
+    failed = {f["file"]: f["error"] for f in report.summary["failed"]}
+    assert str(poison) in failed
+    assert all("KilledWorker" in error for error in failed.values()), failed
+    assert report.summary["files"] == 8
+    # every file that was not in the poisoned task gives the single-process lines
+    expected = (single / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    got = (tmp_path / "out" / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    lost = {Path(f).stem for f in failed}
+    assert got == [line for line in expected if json.loads(line)["run"] not in lost]
+    assert report.summary["runs"] == 8 - len(failed)
