@@ -131,7 +131,7 @@ def _worker_cpu(client: Any) -> float:
 def shipped_and_gathered(bundle: Path, fleet: Path) -> tuple[int, int]:
     """Bytes of the bundle (sent once per worker) and of all results (gathered back)."""
     from rulec.compiler.fleet.replay_file import replay_file
-    from rulec.compiler.fleet.telemetry import find_run_files
+    from rulec.compiler.fleet.runs import find_run_files
     from rulec.runtime.bundle.loader import load_bundle
 
     loaded = load_bundle(bundle)

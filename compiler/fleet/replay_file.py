@@ -21,8 +21,14 @@ from typing import Any, NamedTuple
 
 from rulec.compiler.fleet import event_table
 from rulec.compiler.fleet.diff import RunDiff, diff_runs, episodes, renamed, renamed_rules
-from rulec.compiler.fleet.runs import CHUNK_ROWS, Row, parameter_columns, read_header, read_rows
-from rulec.compiler.fleet.telemetry import RunFile
+from rulec.compiler.fleet.runs import (
+    CHUNK_ROWS,
+    Row,
+    RunFile,
+    parameter_columns,
+    read_header,
+    read_rows,
+)
 from rulec.runtime.bundle.loader import Bundle, load_bundle
 from rulec.runtime.engine.engine import Engine
 from rulec.runtime.errors import RulecError, StateError

@@ -12,9 +12,9 @@ from typing import Any
 
 from rulec.compiler.fleet.outputs import FleetWriter, check_outdir
 from rulec.compiler.fleet.replay_file import ReplayOptions
+from rulec.compiler.fleet.runs import find_run_files
 from rulec.compiler.fleet.schedule import dask_available, replay_dask, replay_local
 from rulec.compiler.fleet.summary import FleetSummary
-from rulec.compiler.fleet.telemetry import find_run_files
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import BundleError
 

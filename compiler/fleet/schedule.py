@@ -24,7 +24,7 @@ from rulec.compiler.fleet.replay_file import (
     ReplayOptions,
     replay_file,
 )
-from rulec.compiler.fleet.telemetry import RunFile
+from rulec.compiler.fleet.runs import RunFile
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.errors import RulecError
 

@@ -15,7 +15,7 @@ from rulec.compiler.fleet.replay_file import (
     ReplayOptions,
     replay_file_task,
 )
-from rulec.compiler.fleet.telemetry import RunFile
+from rulec.compiler.fleet.runs import RunFile
 
 _PAYLOADS: dict[str, tuple[bytes, bytes | None]] = {}  # replay id -> (new, old) bytes
 

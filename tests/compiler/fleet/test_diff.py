@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rulec.compiler.fleet.diff import diff_rule, diff_runs, episodes, renamed, renamed_rules
 from rulec.compiler.fleet.replay_file import replay_file
-from rulec.compiler.fleet.telemetry import find_run_files
+from rulec.compiler.fleet.runs import find_run_files
 from rulec.runtime.bundle.loader import load_bundle
 from rulec.runtime.engine.replay import replay
 

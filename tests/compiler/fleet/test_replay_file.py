@@ -13,7 +13,7 @@ from fleet_runs import varied_run, write_run
 
 from rulec.compiler.cli import main
 from rulec.compiler.fleet.replay_file import ReplayOptions, replay_file
-from rulec.compiler.fleet.telemetry import RunFile, find_run_files
+from rulec.compiler.fleet.runs import RunFile, find_run_files
 from rulec.runtime.bundle.loader import load_bundle
 
 

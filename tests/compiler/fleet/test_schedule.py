@@ -138,8 +138,8 @@ def test_scheduler_option_uses_a_running_cluster(bundles, fleet_dir, single, cli
 
 
 def test_small_files_share_tasks_large_ones_stand_alone(tmp_path):
+    from rulec.compiler.fleet.runs import RunFile
     from rulec.compiler.fleet.schedule import partitions
-    from rulec.compiler.fleet.telemetry import RunFile
 
     files = []
     for i, size in enumerate([10, 10, 10, 10, 500, 10, 10, 10]):
