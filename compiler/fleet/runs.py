@@ -146,7 +146,7 @@ class RunClock:
             try:
                 value = float(text)
             except ValueError:
-                t = self._since_origin(_iso(text, where), where, text)
+                t = self._since_origin(_iso(text, where, self.iso), where, text)
             else:
                 t = self._plain(value, where, text)
         if not math.isfinite(t):
@@ -188,7 +188,7 @@ class RunClock:
         return (when - self.origin) / _SECOND
 
 
-def _iso(text: str, where: str) -> datetime:
+def _iso(text: str, where: str, iso: bool | None) -> datetime:
     fraction = _FRACTION.search(text)
     if fraction and fraction.group(1)[6:].strip("0"):  # Python would drop these digits
         raise StateError(f"{where}: time {text!r} has digits below the microsecond; "
@@ -196,8 +196,10 @@ def _iso(text: str, where: str) -> datetime:
     try:
         return datetime.fromisoformat(text)
     except ValueError:
-        raise StateError(f"{where}: time {text!r} is neither seconds nor an ISO-8601 "
-                         "time") from None
+        if iso:
+            raise StateError(f"{where}: time {text!r} is not an ISO-8601 time") from None
+        # a run in seconds, or its first row: replay's own words
+        raise StateError(f"{where}: time value {text!r} is not a number") from None
 
 
 class _Runs:

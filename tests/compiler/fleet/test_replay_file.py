@@ -117,6 +117,8 @@ def test_a_run_column_splits_one_file_into_runs(bundles, tmp_path, capsys):
     ("time,chamber_temperature\n5,20\n1,20\n"),
     ("time,chamber_temperature,coolant_colour\n0,20,blue\n"),
     ("chamber_temperature\n20\n"),
+    ("time,chamber_temperature\n0,20\n,21\n"),
+    ("time,chamber_temperature\nsoon,20\n"),
 ])
 def test_a_bad_file_fails_with_replays_message(bundles, tmp_path, capsys, bad):
     new, _ = bundles

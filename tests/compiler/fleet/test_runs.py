@@ -24,7 +24,8 @@ def test_iso_times_count_from_the_first_sample_and_zoneless_is_utc():
     (["2026-03-01T10:00:00Z", "5"], "is seconds in a run of ISO-8601 times"),
     (["2026-03-01T10:00:05Z", "2026-03-01T10:00:04Z"], "goes back"),
     (["2026-03-01T10:00:00.0000001Z"], "digits below the microsecond"),
-    (["yesterday"], "neither seconds nor an ISO-8601 time"),
+    (["yesterday"], "time value 'yesterday' is not a number"),
+    (["2026-03-01T10:00:00Z", "later"], "time 'later' is not an ISO-8601 time"),
     (["inf"], "not a finite number"),
 ])
 def test_clock_refusals(times, message):
