@@ -66,10 +66,10 @@ def _parser() -> argparse.ArgumentParser:
     from rulec.compiler.commands import ask as ask_commands
     from rulec.compiler.commands import compile as compile_commands
     from rulec.compiler.commands import eval as eval_commands
-    from rulec.compiler.commands import evaluate, inspect, plot, refine, review
+    from rulec.compiler.commands import evaluate, fleet, inspect, plot, refine, review
 
     for commands in (compile_commands, evaluate, inspect, eval_commands, refine, plot,
-                     ask_commands, review):
+                     ask_commands, review, fleet):
         commands.register(sub)
     return parser
 

@@ -45,6 +45,7 @@ LAYERS: tuple[tuple[int, str], ...] = (
     (11, "rulec.compiler.kb"),
     (11, "rulec.compiler.eval"),
     (11, "rulec.compiler.refine"),
+    (11, "rulec.compiler.fleet"),  # replays recorded runs on the runtime, ground side
     (12, "rulec.compiler.review"),  # the review page over the compile and its checks
     (13, "rulec.compiler.commands"),
     (14, "rulec.compiler.cli"),
