@@ -468,6 +468,15 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
     200 µm must be reported, and the unit is to be shut down in case X exceeds 300 µm".
     Otherwise the statement itself."""
     text = st.parse_text or st.text
+    proviso = _PROVISO.search(text)
+    if proviso:
+        # "... may be tempered ... for not to exceed 48 hours ...: Provided, That no portion
+        # of the defrosted liquid shall exceed 50 °F.": the proviso is a requirement of its
+        # own, read apart from the clause it qualifies
+        head = text[:proviso.start()].rstrip(" :;,.") + "."
+        tail = _sentence_case(text[proviso.end():].strip())
+        return [part for half in (head, tail)
+                for part in _compound_parts(replace(st, parse_text=half), params, used_ids)]
     spec = _spec_parts(st, params)
     if spec:
         return spec
@@ -488,6 +497,10 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
         if len(trial.rules) != 1 or any(p.fatal for p in trial.problems):
             return [st]
     return parts
+
+
+# The proviso of a regulation: ": Provided, That ...", "; Provided further, That ...".
+_PROVISO = re.compile(r"[:;,.]?\s*\bProvided(?:,\s*|\s+)(?:further|however)?,?\s*[Tt]hat\b,?\s*")
 
 
 def _spec_parts(st: Statement, params: ParameterTable) -> list[Statement]:

@@ -152,3 +152,24 @@ def test_units_of_us_regulations(manifest: str, written: str, value: int,
 def test_roentgen_per_minute_is_not_revolutions_per_minute() -> None:
     assert parse_unit("R/min").dimension != parse_unit("rpm").dimension
     assert parse_unit("r/min").symbol == "rpm"
+
+
+@pytest.mark.parametrize("sentence", [
+    "No portion of the defrosted liquid shall exceed 50 °F.",
+    "No defrosted liquid shall exceed 50 °F.",
+    "The defrosted liquid shall not exceed 50 °F.",
+])
+def test_no_subject_shall_exceed_is_violated_above_the_limit(sentence: str) -> None:
+    atom = only_atom(read(sentence))
+    # the constraint holds while the liquid is at or below 50 °F and fires above it
+    assert (atom.param, atom.op, atom.value) == ("defrosted_liquid", "<=", Decimal(50))
+
+
+def test_a_proviso_is_read_as_a_requirement_of_its_own() -> None:
+    found = read("(d) Frozen yolks may be tempered for not to exceed 48 hours: Provided, That "
+                 "no portion of the defrosted liquid shall exceed 50 °F. while in or out of the "
+                 "container.")
+    limits = [r for r in found.rules if r.kind == "constraint"]
+    assert len(limits) == 1
+    atom = limits[0].condition.item if isinstance(limits[0].condition, Not) else None
+    assert isinstance(atom, Atom) and (atom.op, atom.value) == ("<=", Decimal(50))
