@@ -1839,8 +1839,9 @@ def _name_atoms(
                 [t.low for t in tokens[atom.first:atom.last + 1] if t.kind == "word"])
                 for test in (_modal_verb_bound, _required_attribute))
         ensured, by_none = _ensured(tokens, atom.first)
-        if atom.requirement and not ensured and tokens[start].low == "no" and any(
-                _is_modal(gap, k) for k in range(len(gap))):
+        said_before = [t.low for t in tokens[start:atom.first]]
+        if atom.requirement and not ensured and said_before[:1] in (["no"], ["none"]) and any(
+                _is_modal(said_before, k) for k in range(len(said_before))):
             # "No portion of the defrosted liquid shall exceed 50 °F": what is required is
             # that none does, so the limit is the negation of the verb, as for "shall not"
             by_none = True

@@ -157,6 +157,8 @@ def test_roentgen_per_minute_is_not_revolutions_per_minute() -> None:
 @pytest.mark.parametrize("sentence", [
     "No portion of the defrosted liquid shall exceed 50 °F.",
     "No defrosted liquid shall exceed 50 °F.",
+    "None of the defrosted liquid shall exceed 50 °F.",
+    "No defrosted liquid shall be held at a temperature above 50 °F.",
     "The defrosted liquid shall not exceed 50 °F.",
 ])
 def test_no_subject_shall_exceed_is_violated_above_the_limit(sentence: str) -> None:
