@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulec.compiler.build.payload import assemble
 from rulec.compiler.extract.offline import (
+    NEEDS_REVIEW,
     Extraction,
     IdSet,
     Problem,
@@ -234,7 +235,7 @@ def extract_rules(read: Sources, extractor: str = "offline",
     rules: list[Rule] = []
     descriptive: list[Statement] = []
     reasons: dict[str, str] = {}
-    problems: list[Problem] = []
+    problems: list[Problem] = _declared_unit_notes(read.manifest)
     used_ids: set[str] = IdSet()
     chunks: list[ChunkInput] = []
     for document in read.documents:
@@ -290,6 +291,20 @@ def _extract_with_llm(result: CompileResult, chunks: list[ChunkInput], extractor
     return dataclasses.replace(
         done, rules=tuple(merged.rules), disagreements=tuple(merged.disagreements),
         descriptive=tuple(st for st in done.descriptive if (st.file, st.line) not in taken))
+
+
+def _declared_unit_notes(manifest: Manifest | None) -> list[Problem]:
+    """Each manifest unit rulec does not know and took as declared, listed for review (a
+    typo of a known unit is one: "psig2"), so that ``--strict`` fails on it."""
+    from rulec.compiler.model.units import is_declared, unit_suggestion
+
+    if manifest is None:
+        return []
+    return [Problem(Path(p.source).name, p.line or 0,
+                    f"unit {p.unit_text!r} of {p.name} is not one rulec knows"
+                    f"{unit_suggestion(p.unit_text)}: its numbers are compared as written, "
+                    "never converted", f"unit = {p.unit_text!r}", kind=NEEDS_REVIEW)
+            for p in manifest.values() if is_declared(p.unit)]
 
 
 def merge_manifests(paths: list[Path]) -> Manifest | None:

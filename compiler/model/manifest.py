@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulec.compiler.model.parameters import words_of
-from rulec.compiler.model.units import PLAIN, Unit, parse_unit
+from rulec.compiler.model.units import PLAIN, Unit, declare_unit, parse_unit
 from rulec.runtime.errors import ManifestError, UnitError
 
 __all__ = ["KNOWN_KEYS", "Manifest", "Parameter", "load_manifest", "normalize_alias"]
@@ -171,7 +171,10 @@ class _Loader:
         try:
             unit = parse_unit(unit_text) if unit_text.strip() else PLAIN
         except UnitError as exc:
-            raise bad("unit", str(exc)) from None
+            try:
+                unit = declare_unit(unit_text)  # "aw": compared as written, never converted
+            except UnitError:
+                raise bad("unit", str(exc)) from None
 
         raw_aliases = body.get("aliases", [])
         if not isinstance(raw_aliases, list) or not all(isinstance(a, str) for a in raw_aliases):

@@ -614,6 +614,35 @@ def parse_unit(text: str) -> Unit:
     return _parse_unit_text(text)
 
 
+def declare_unit(text: str) -> Unit:
+    """A unit a sensors.toml names that rulec does not know ("aw" for water activity):
+    its own quantity, compared only with itself and with numbers written without a unit,
+    never converted.  Declared for the rest of the process, so that every later
+    ``parse_unit`` of the symbol (build, knowledge base, bundle unit table) finds it."""
+    symbol = _normal(text)
+    known = _EXACT.get(symbol)
+    if known is not None:
+        return known
+    if not symbol or not re.fullmatch(r"[^\s\d][^\s]{0,23}(?: [^\s\d][^\s]{0,23}){0,2}",
+                                      symbol):
+        raise UnitError(f"unknown unit {text!r}: not a unit symbol to declare")
+    unit = Unit(symbol, f"{symbol} (declared)", Fraction(1))
+    _UNITS.setdefault(symbol, unit)
+    _EXACT[symbol] = unit
+    _resolve.cache_clear()
+    return unit
+
+
+def unit_suggestion(text: str) -> str:
+    """The hint an unknown unit's message gives: " (did you mean 'psig'?)" or the like."""
+    return _suggest(_normal(text))
+
+
+def is_declared(unit: Unit) -> bool:
+    """Whether a unit is one a manifest declared (see :func:`declare_unit`)."""
+    return unit.dimension.endswith(" (declared)")
+
+
 def is_unit(text: str) -> bool:
     """Whether ``parse_unit(text)`` would succeed.  For callers that only probe a text
     (a table header's bracket): a refusal here skips the error's spelling suggestion,
