@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -63,14 +63,13 @@ def default_queries_file(corpus: Path) -> Path:
     raise EvaluationError(f"{corpus}: no {' or '.join(QUERY_FILES)} in this corpus")
 
 
-def load_queries(path: Path) -> list[Query]:
-    """Read a queries file; a malformed line is an error naming the file and line."""
+def json_objects(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(file:line, object) of each non-blank line of a JSON-lines file; a line that is not
+    a JSON object is an error naming the file and line."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise EvaluationError(f"{path}: cannot read: {exc}") from None
-    out: list[Query] = []
-    seen: set[str] = set()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -81,6 +80,14 @@ def load_queries(path: Path) -> list[Query]:
             raise EvaluationError(f"{where}: not JSON: {exc.msg}") from None
         if not isinstance(obj, dict):
             raise EvaluationError(f"{where}: expected a JSON object")
+        yield where, obj
+
+
+def load_queries(path: Path) -> list[Query]:
+    """Read a queries file; a malformed line is an error naming the file and line."""
+    out: list[Query] = []
+    seen: set[str] = set()
+    for where, obj in json_objects(path):
         if "csv" in obj:  # a replay case: not a state query
             continue
         qid, domain, state, expect = (obj.get(k) for k in ("id", "domain", "state", "expect"))

@@ -17,7 +17,6 @@ defines them, per kind.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -30,10 +29,17 @@ from rulec.compiler.eval.corpus import (
     Answer,
     Domain,
     EvaluationError,
+    json_objects,
     load_domain,
     norm,
 )
-from rulec.compiler.eval.run import Metrics, QueryScore, aggregate, score_query
+from rulec.compiler.eval.run import (
+    Metrics,
+    QueryScore,
+    aggregate,
+    prepare_domains,
+    score_query,
+)
 from rulec.runtime.errors import RulecError
 
 QUESTION_SYSTEMS = ("rulec-ask", "bm25", "bm25-oracle-k", "dense", "dense-oracle-k")
@@ -54,22 +60,9 @@ class LabelledQuestion:
 
 def load_questions(path: Path) -> list[LabelledQuestion]:
     """Read a question file; a malformed line is an error naming the file and line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvaluationError(f"{path}: cannot read: {exc}") from None
     out: list[LabelledQuestion] = []
     seen: set[str] = set()
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise EvaluationError(f"{where}: not JSON: {exc.msg}") from None
-        if not isinstance(obj, dict):
-            raise EvaluationError(f"{where}: expected a JSON object")
+    for where, obj in json_objects(path):
         qid, domain, kind, question, expect = (obj.get(k) for k in (
             "id", "domain", "kind", "question", "expect"))
         if not all(isinstance(x, str) and x for x in (qid, domain, question)):
@@ -230,12 +223,7 @@ def _run(name: str, run: QuestionRun, dense: str, repeat: int,
         return QuestionSystemRun(name, name, status=f"not run: {unavailable}")
     out = QuestionSystemRun(name, system.description, note=note)
     log(f"running {name} on {len(run.questions)} questions")
-    broken: dict[str, str] = {}
-    for domain in run.domains.values():
-        try:
-            system.prepare(domain)
-        except Exception as exc:  # noqa: BLE001 - a system that breaks is reported, not fatal
-            broken[domain.name] = " ".join(str(exc).split())
+    broken = prepare_domains(system, run.domains.values())
     for q in run.questions:
         domain = run.domains[q.domain]
         error = broken.get(domain.name, "")

@@ -304,12 +304,7 @@ def _run_system(name: str, run: EvalRun, dense: str, repeat: int,
         return SystemRun(name, name, status=f"not run: {unavailable}")
     out = SystemRun(name, system.description, note=note)
     log(f"running {name}")
-    broken: dict[str, str] = {}
-    for domain in run.domains.values():
-        try:
-            system.prepare(domain)
-        except Exception as exc:  # noqa: BLE001 - a system that breaks is reported, not fatal
-            broken[domain.name] = _why(exc)
+    broken = prepare_domains(system, run.domains.values())
     if broken and len(broken) == len(run.domains):
         return SystemRun(name, system.description,
                          status=f"not run: {next(iter(broken.values()))}")
@@ -344,6 +339,18 @@ def _run_system(name: str, run: EvalRun, dense: str, repeat: int,
     if isinstance(system, RulecSystem):
         out.engine_notes = tuple(sorted(system.logic_status))
     return out
+
+
+def prepare_domains(system: Any, domains: Iterable[Domain]) -> dict[str, str]:
+    """Prepare a system on every domain: {domain: why} for those it broke on (a system
+    that breaks on a domain is reported there, never fatal to the run)."""
+    broken: dict[str, str] = {}
+    for domain in domains:
+        try:
+            system.prepare(domain)
+        except Exception as exc:  # noqa: BLE001 - reported, not fatal
+            broken[domain.name] = _why(exc)
+    return broken
 
 
 def _why(exc: BaseException) -> str:
