@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from rulec.runtime.engine.replay import check_header
 from rulec.runtime.errors import StateError
 
 SUFFIXES = (".csv", ".parquet", ".pq")
@@ -243,18 +244,7 @@ def read_header(run_file: RunFile) -> list[str]:
                 raise StateError(f"{run_file.path}: empty file, expected a header row") from None
             except (csv.Error, UnicodeDecodeError) as exc:
                 raise StateError(f"{run_file.path}:1: unreadable CSV: {exc}") from None
-    return _check_header(names, run_file.path)
-
-
-def _check_header(names: list[str], path: Path) -> list[str]:
-    if "time" not in names:
-        raise StateError(f"{path}:1: no 'time' column in header {names}")
-    for name in names:
-        if not name:
-            raise StateError(f"{path}:1: empty column name in header")
-        if names.count(name) > 1:
-            raise StateError(f"{path}:1: column {name!r} appears twice")
-    return names
+    return check_header(names, run_file.path)
 
 
 def parameter_columns(names: list[str]) -> list[str]:
@@ -283,7 +273,7 @@ def _csv_rows(run_file: RunFile) -> Iterator[Row]:
     with _open_csv(path) as handle:
         reader = csv.reader(handle)
         try:
-            names = _check_header([h.strip() for h in next(reader)], path)
+            names = check_header([h.strip() for h in next(reader)], path)
             index = {n: i for i, n in enumerate(names)}
             params = [(i, n) for i, n in enumerate(names) if n not in RESERVED]
             t_col = index["time"]
@@ -327,7 +317,7 @@ def _parquet(path: Path) -> Any:
 def _parquet_rows(run_file: RunFile, chunk_rows: int) -> Iterator[Row]:
     path = run_file.path
     source = _parquet(path)
-    names = _check_header([str(n) for n in source.schema_arrow.names], path)
+    names = check_header([str(n) for n in source.schema_arrow.names], path)
     params = [n for n in names if n not in RESERVED]
     runs = _Runs(run_file.name, run_file.vehicle)
     first = 0

@@ -40,7 +40,16 @@ def read_samples(
         raise StateError(f"{path}: empty file, expected a header row") from None
     except csv.Error as exc:
         raise StateError(f"{path}:1: unreadable CSV: {exc}") from None
-    names = [h.strip() for h in header]
+    names = check_header([h.strip() for h in header], path)
+    for name in names:
+        if known is not None and name != "time" and not known(name):
+            raise StateError(f"{path}:1: unknown parameter column {name!r}")
+    yield from _rows(reader, names, path, value)
+
+
+def check_header(names: list[str], path: Path) -> list[str]:
+    """A telemetry header's column names, refused (naming the file) without a ``time``
+    column, with an empty name or with a name twice."""
     if "time" not in names:
         raise StateError(f"{path}:1: no 'time' column in header {names}")
     for name in names:
@@ -48,9 +57,7 @@ def read_samples(
             raise StateError(f"{path}:1: empty column name in header")
         if names.count(name) > 1:
             raise StateError(f"{path}:1: column {name!r} appears twice")
-        if known is not None and name != "time" and not known(name):
-            raise StateError(f"{path}:1: unknown parameter column {name!r}")
-    yield from _rows(reader, names, path, value)
+    return names
 
 
 def _rows(reader: Any, names: list[str], path: Path,
