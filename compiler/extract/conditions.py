@@ -616,6 +616,15 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
 
     before = [t for t in tokens[:first] if t.kind == "word"]
     words = [t.low for t in before]
+    said = [t.low for t in tokens[:atoms[0].first]]
+    if any(a.requirement for a in atoms) and any(
+            said[k + 1] == "that" and (said[k] == "so" or said[k] in _ENSURE_VERBS)
+            for k in range(len(said) - 1)):
+        # "Control, including testing and recording, shall be exercised so that X is not
+        # higher than N": the order's own words before what it requires are no condition
+        cut = max(k for k in range(len(said) - 1) if said[k + 1] == "that")
+        before = [t for t in tokens[cut + 2:first] if t.kind == "word"]
+        words = [t.low for t in before]
     cuts = [k for k, t in enumerate(tokens[:first]) if t.text == ","]
     clause = [t.low for t in tokens[:cuts[-1]] if t.kind == "word"] if cuts else []
     if not trailing_action and any(w in _VERB_GAP for w in clause) and content(
@@ -1697,11 +1706,17 @@ def _ensured(tokens: list[Token], start: int) -> tuple[bool, bool]:
     to a concentration which exceeds 0.75 ppm")."""
     words = [t.low for t in tokens[:start]]
     for k in range(len(words) - 2):
-        if words[k] in ("must", "shall") and words[k + 1] in _ENSURE_VERBS and (
-                words[k + 2] == "that"):
-            clause, subject = words[k + 3:], words[:k]
-            if any(w in _MODALS for w in clause) or ";" in clause or "," in subject or any(
-                    w in _SCOPE_WORDS for w in subject):
+        ensure = words[k + 1] in _ENSURE_VERBS and words[k + 2] == "that"
+        # "Sufficient control ... shall be exercised so that the finished equilibrium pH
+        # values ... are not higher than 4.6": what the order is for, said as "so that"
+        so_that = next((j for j in range(k + 1, min(len(words) - 1, k + 6))
+                        if words[j] == "so" and words[j + 1] == "that"), None)
+        if words[k] in ("must", "shall") and (ensure or so_that is not None):
+            at = k + 3 if ensure else (so_that or 0) + 2
+            clause, subject = words[at:], words[:k]
+            aside = so_that is not None and not ensure  # "Control, including ..., shall"
+            if any(w in _MODALS for w in clause) or ";" in clause or (
+                    "," in subject and not aside) or any(w in _SCOPE_WORDS for w in subject):
                 return False, False  # "For compressors that are not oil-lubricated, ..."
             # the comparison is the clause's verb ("does not exceed", "which exceeds"),
             # not a noun's modifier ("oxygen concentrations greater than 23.5% are used

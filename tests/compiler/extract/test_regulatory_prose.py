@@ -175,3 +175,12 @@ def test_a_proviso_is_read_as_a_requirement_of_its_own() -> None:
     assert len(limits) == 1
     atom = limits[0].condition.item if isinstance(limits[0].condition, Not) else None
     assert isinstance(atom, Atom) and (atom.op, atom.value) == ("<=", Decimal(50))
+
+
+def test_what_an_order_is_for_said_with_so_that_is_the_requirement() -> None:
+    found = read("(2) Sufficient control, including frequent testing and recording of "
+                 "results, shall be exercised so that the oil temperature is not higher "
+                 "than 90 °C.")
+    atom = only_atom(found)
+    assert (atom.param, atom.op, atom.value) == ("oil_temperature", "<=", Decimal(90))
+    assert found.rules[0].kind == "constraint"
