@@ -178,7 +178,7 @@ def test_a_proviso_is_read_as_a_requirement_of_its_own() -> None:
 
 
 def test_what_an_order_is_for_said_with_so_that_is_the_requirement() -> None:
-    found = read("(2) Sufficient control, including frequent testing and recording of "
+    found = read("(2) Sufficient control, including frequent sampling and recording of "
                  "results, shall be exercised so that the oil temperature is not higher "
                  "than 90 °C.")
     atom = only_atom(found)
