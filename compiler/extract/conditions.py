@@ -201,6 +201,7 @@ class FoundAtom:
     # applies, never what must hold
     dwell: tuple[str, Decimal] | None = None  # with states: and in them (op, value) long
     name_start: int | None = None  # where its name starts when an alias holds "and"/"or"
+    name_end: int | None = None  # the last token of a name said after it with numbers in it
 
 
 @dataclass
@@ -762,7 +763,7 @@ def _unplaced_part(text: str, tokens: list[Token], atoms: list[FoundAtom], consu
         while k > floor and tokens[k - 1].kind != "punct" and (
                 tokens[k - 1].low not in _CONNECTIVES):
             k -= 1  # the subject's words, numbers in names included
-        placed.update(range(k, atom.last + 1))
+        placed.update(range(k, (atom.name_end or atom.last) + 1))
         following = [t.low for t in tokens[atom.last + 1:atom.last + 4]]
         if any(other.first == atom.last + 1 for other in atoms):
             following = []  # "below 25 psi more than 5 minutes after start": the next one
@@ -1900,6 +1901,8 @@ def _name_atoms(
                 number = next(t for t in reversed(tokens[atom.first:atom.last + 1])
                               if t.kind == "num")
                 resolved = resolve(_unit_and_after(text, number, after))
+                if resolved is None:
+                    resolved = _name_with_numbers_after(text, tokens, atom, number, resolve)
         if resolved is None and n > 0 and not _has_noun(atom.phrase) and not atoms[n - 1].states:
             prev = atoms[n - 1]
             same_kind = prev.unit is None or atom.unit is None or (
@@ -2020,6 +2023,32 @@ _NOT_NOUNS = {"the", "a", "an", "it", "its", "either", "both", "then", "there", 
 
 
 _UNIT_START = re.compile(r"[+\-−]?[\d.,]*\d")
+
+
+_QUALIFIED_SUBJECT = re.compile(r"\b(?:conducting|involving|using|engaged in|operating under|"
+                                r"performing)\b", re.IGNORECASE)
+
+
+def _name_with_numbers_after(text: str, tokens: list[Token], atom: FoundAtom, number: Token,
+                             resolve: Callable[[str], tuple[str, str] | None]
+                             ) -> tuple[str, str] | None:
+    """"more than 32 hours during any seven consecutive days", "120 hours during any 30
+    consecutive days": the unit's word begins a name that holds a number of its own (the
+    window); read only when a run of words with that number in it names a parameter."""
+    if _QUALIFIED_SUBJECT.search(atom.phrase):
+        return None  # "a certificate holder conducting flag operations schedules ...": the
+        # subject is narrowed by what no parameter measures
+    found: tuple[str, str] | None = None
+    for k in range(atom.last + 1, min(len(tokens), atom.last + 9)):
+        if tokens[k].kind == "punct" or tokens[k].low in _CONNECTIVES:
+            break
+        if not any(t.kind == "num" for t in tokens[atom.last + 1:k + 1]):
+            continue
+        said = _unit_and_after(text, number, text[tokens[atom.last + 1].start:tokens[k].end])
+        named = resolve(said)
+        if named is not None and (found is None or named == found):
+            found, atom.name_end = named, k
+    return found
 
 
 def _unit_and_after(text: str, number: Token, after: str) -> str:

@@ -421,6 +421,7 @@ def extract(
     list_titles = _list_titles(statements)
     lead_ins, lead_items = _lead_ins(statements)
     ruling = _ruling_leads(statements)
+    refused: Statement | None = None  # the statement before, when it made no rule
     for index, st in enumerate(statements):
         if index in lead_ins:
             continue  # judged once its items are read (below)
@@ -436,10 +437,21 @@ def extract(
         if st.kind == "title" and not _conditional_title(st.text):
             _title_not_read(st, params, out)
             continue
+        if refused is not None and _PRONOUN_ORDER.match(_clean(st.text)) and (
+                refused.file == st.file and st.line - refused.line <= 1):
+            # "If a certificate holder conducting flag operations schedules ..., it shall
+            # give him a rest period ...  It shall also provide ...": who "it" is, and what
+            # narrows it, was said in the sentence before, which no rule reads
+            out.problems.append(Problem(
+                st.file, st.line, "its subject is said in the sentence before, which made no "
+                "rule", st.text, kind=NEEDS_REVIEW, page=st.page))
+            continue
         following = _following_step(statements, index)
+        made = len(out.rules)
         for part in _compound_parts(st, params, used_ids):
             _extract_statement(part, params, out, used_ids, list_titles.get(index), following,
                                ruling.get(index, ""))
+        refused = st if len(out.rules) == made else None
     for index, kind in sorted(lead_ins.items()):
         _judge_lead_in(statements, index, kind, lead_items, params, out, used_ids)
     for title, items in _procedures(statements, procedure_items):
@@ -459,6 +471,10 @@ def extract(
 # A word that opens a condition: a sentence with one is no account of the past.
 _CONDITION_WORD = re.compile(r"\b(?:if|when|whenever|while|unless|once|should)\b",
                              re.IGNORECASE)
+
+
+# An order whose subject is a pronoun: who it is was said before.
+_PRONOUN_ORDER = re.compile(r"^(?:It|He|She|They)\s+(?:shall|must|may|will|should)\b")
 
 
 def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]

@@ -184,3 +184,23 @@ def test_what_an_order_is_for_said_with_so_that_is_the_requirement() -> None:
     atom = only_atom(found)
     assert (atom.param, atom.op, atom.value) == ("oil_temperature", "<=", Decimal(90))
     assert found.rules[0].kind == "constraint"
+
+
+def test_a_name_said_after_the_number_may_hold_the_window_it_is_counted_in() -> None:
+    out = table()
+    out.add(ParameterInfo("flight_time_30_days", ("hours during any 30 consecutive days",), "h"))
+    found = extract(split_statements(
+        "No pilot may fly as a flight crewmember more than 120 hours during any 30 "
+        "consecutive days.\n", "reg.md"), out)
+    ((rule,),) = [found.rules]
+    assert isinstance(rule.condition, Atom)
+    assert (rule.condition.param, rule.condition.op, rule.condition.value) == (
+        "flight_time_30_days", ">", Decimal(120))
+
+
+def test_an_order_by_it_after_a_sentence_that_made_no_rule_is_listed_for_review() -> None:
+    found = read("Each certificate holder conducting flag operations shall schedule its "
+                 "flight hours to provide adequate rest periods. It shall also close the "
+                 "inlet valve whenever the line pressure is more than 120 psi.")
+    assert not found.rules
+    assert any("sentence before" in p.reason for p in found.problems)
