@@ -609,7 +609,7 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
                      known: Callable[[str], bool] | None = None) -> str:
     """Words joined by and/or/while before the first or after the last comparison; an
     "and" inside a parameter's alias ("Total Nitrate and Nitrite") joins nothing."""
-    joins = ("and", "or", "while", "whilst")
+    joins = ("and", "or", "while", "whilst", "but")
     filler = ("the", "a", "an", "it", "so", "then", "either", "both")
 
     def content(words: list[str]) -> bool:

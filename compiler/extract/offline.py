@@ -468,6 +468,27 @@ def extract(
 # ---------------------------------------------------------------- compound statements
 
 
+# "For airplanes of 6,000 pounds or less, for the speed at which ..., a blue radial line":
+# a second scope after the first, which no comparison reads, is no action.
+_ANOTHER_SCOPE = re.compile(r"^(?:for|in|on|at)\s+(?:the|a|an|each|any|all)\b", re.IGNORECASE)
+def _second_scope(action: str, parsed: ParsedCondition) -> bool:
+    """"For airplanes of 6,000 pounds or less maximum weight, for the speed at which ...,
+    a blue radial line": after the condition (and the name said after its number) comes a
+    second scope, part of the condition that no comparison reads."""
+    rest = action.strip()
+    label = parsed.atoms[-1].label if parsed.atoms else ""
+    head, comma, tail = rest.partition(",")
+    if label and comma and label.lower() in head.lower() and len(head.split()) <= len(
+            label.split()) + 2:
+        rest = comma + tail  # "maximum line pressure, for the ...": the name said after it
+    return bool(re.match(r"^\s*,\s*(?:for|in|on|at)\s+(?:the|a|an|each|any|all)\b", rest,
+                         re.IGNORECASE))
+
+
+# Certification language: what must be established, determined or demonstrated.
+_ESTABLISHED = re.compile(
+    r"\b(?:must|shall|should|is to|are to)\s+(?:also\s+)?be\s+(?:established|determined|"
+    r"demonstrated|substantiated|selected|specified)\b", re.IGNORECASE)
 # A word that opens a condition: a sentence with one is no account of the past.
 _CONDITION_WORD = re.compile(r"\b(?:if|when|whenever|while|unless|once|should)\b",
                              re.IGNORECASE)
@@ -1037,6 +1058,17 @@ def _extract_statement(
     if _EXAMPLE.search(body):
         out.describe(st, "an example or a hypothetical, not a rule")
         return
+    if _ESTABLISHED.search(body) and not _CONDITION_WORD.search(body):
+        # "A maximum ambient temperature ... of at least 100 degrees F must be established",
+        # "VFE must be established so that it does not exceed ...": a value the designer
+        # must fix or show, not a limit on a reading
+        if _rule_like(body, params):
+            out.problems.append(Problem(
+                st.file, st.line, "a value to be established or shown, not a limit on a "
+                "reading", st.text, kind=NEEDS_REVIEW, page=st.page))
+        else:
+            out.describe(st, "a value to be established or shown, not a limit on a reading")
+        return
     if ":" not in body and _HISTORY.search(body) and not _MODAL.search(body) and not (
             _CONDITION_WORD.search(body)):
         # "The limit was raised from 80 °C to 85 °C in revision B": what a limit was
@@ -1105,6 +1137,10 @@ def _extract_statement(
     condition: Condition = parsed.condition
     if subject_mode:
         action = _remainder_action(cond_text, parsed)
+        if not (parsed.requirement or parsed.violation) and _second_scope(action, parsed):
+            _not_a_rule(st, body, params, out, "a second scope after the condition is not read",
+                        lead=lead)
+            return
         if parsed.requirement or parsed.violation:
             kind = "constraint"
         elif kind in ("alert", "order"):
@@ -1441,7 +1477,7 @@ def _shape(body: str) -> tuple[str, str, str, bool] | None:
             # "With a chilled water temperature above 14 °C the duty cycle is limited to
             # 50 %": no comma, so the condition ends with its first comparison
             cond, action = _after_first_comparison(body[context.end():])
-        if action and _has_comparison(cond):
+        if action and _has_comparison(cond) and not _ANOTHER_SCOPE.match(action):
             return "if_then", cond, _strip_then(action), False
     fields = _cause_effect(body) if ":" in body else None
     if fields:

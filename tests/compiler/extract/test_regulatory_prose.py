@@ -204,3 +204,19 @@ def test_an_order_by_it_after_a_sentence_that_made_no_rule_is_listed_for_review(
                  "inlet valve whenever the line pressure is more than 120 psi.")
     assert not found.rules
     assert any("sentence before" in p.reason for p in found.problems)
+
+
+@pytest.mark.parametrize(("sentence", "why"), [
+    ("A maximum oil temperature of at least 100 degrees F must be established.",
+     "established or shown"),
+    ("If the line pressure is above 60 psi but the valve has closed, stop the pump.",
+     "not a comparison"),
+    ("For airplanes of 100 psi or less maximum line pressure, for the speed at which "
+     "compliance has been shown, a blue radial line.", "second scope"),
+])
+def test_certification_language_a_second_clause_or_scope_is_never_dropped(
+        sentence: str, why: str) -> None:
+    found = read(sentence)
+    assert not found.rules
+    assert any(why in p.reason for p in found.problems) or any(
+        why in r for r in found.reasons.values()), (found.problems, found.reasons)
