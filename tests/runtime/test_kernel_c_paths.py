@@ -373,3 +373,31 @@ def test_duplicate_ids_in_a_one_id_range_still_sort() -> None:
     spec = with_changes(n_params=1, n_ids=1, entries=[], buckets=[], cell_first=[],
                         always=[0] * 40)
     assert HandIndex(spec).match([0.0], cap=40) == (40, [0] * 40)
+
+
+@pytest.mark.parametrize(("n", "stride", "n_ids"), [(3000, 3, 10000), (2049, 1, 2049),
+                                                    (2500, 400, 1_000_000)])
+def test_a_large_output_is_ordered_through_the_bitmap_in_its_room(
+        n: int, stride: int, n_ids: int) -> None:
+    """Room for ceil(n_ids / 32) words past the ids: the bitmap path, exact order."""
+    ids = [i * stride for i in range(n)]
+    order = ids[1::2][::-1] + ids[::2]
+    room = -(-n_ids // ffi_lib()[1].RK_ORDER_BITS)
+    assert present_index(order, n_ids).match([0.0], cap=n + room) == (n, ids)
+
+
+def test_one_word_short_of_room_falls_back_to_the_comparison_sort() -> None:
+    ids = [i * 3 for i in range(3000)]
+    order = ids[::2] + ids[1::2][::-1]
+    room = -(-10000 // ffi_lib()[1].RK_ORDER_BITS)
+    assert present_index(order, 10000).match([0.0], cap=3000 + room - 1) == (3000, ids)
+
+
+def test_repeated_ids_above_the_radix_limit_keep_their_count() -> None:
+    """A bitmap would fold repeats into one id: the kernel sees them and sorts instead."""
+    lib = ffi_lib()[1]
+    n = lib.RK_RADIX_MAX + 5
+    spec = with_changes(n_params=1, n_ids=2, entries=[], buckets=[], cell_first=[],
+                        always=[1, 0] * (n // 2) + [1])
+    want = [0] * (n // 2) + [1] * (n - n // 2)
+    assert HandIndex(spec).match([0.0], cap=n + 1) == (n, want)
