@@ -577,4 +577,6 @@ class _NativeKernel:
                 break
             cap = total
         self._check(total)
+        if m:
+            self._learn(int(np.diff(offsets).max()))
         return [out[offsets[i]: offsets[i + 1]] for i in range(m)]
