@@ -146,7 +146,7 @@ def measure(n: int, d: int, share: float | None, args: argparse.Namespace) -> Ro
     dense_ok = n * d <= args.dense_max_cells
     matchers: dict[str, Matcher | None] = {
         "ours": ours,
-        "table": TableScan(w.dense()) if dense_ok else None,
+        "table": TableScan(w) if dense_ok else None,
         "naive": NaiveScan(w.start, w.axis, w.lo, w.hi, w.flags),
         "numpy": numpy_matcher(w) if dense_ok else None,
         "rtree": None,

@@ -6,7 +6,9 @@ Built with cffi at first use into ``bench/.build/`` (same compiler flags as the 
 - **table scan**: cFS Limit Checker style.  Two dense ``N x d`` tables of inclusive
   bounds (``-inf``/``+inf`` where a rule leaves a parameter free; strict bounds made
   inclusive with ``nextafter``, as the kernel does), every cell compared, no branch on
-  the data: the id is written unconditionally and the count advances by the test.
+  the data: the id is written unconditionally and the count advances by the test.  A
+  bit mask per rule of the parameters it names makes an unknown (NaN) value fail only
+  those rules, as the kernel's semantics say.
 - **naive scan**: the rules as CSR constraints with their strict/inclusive flags, tested
   one by one with an early exit, the way the definition reads.
 - **floor**: reads the state once and writes a given id list: no method can answer in
@@ -27,13 +29,14 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from workloads import Workload
 
 _BUILD = Path(__file__).resolve().parent / ".build"
 _NAME = "_rulec_bench_scans"
 
 _CDEF = """
-int32_t bl_table_scan(const double *lo, const double *hi, int32_t n, int32_t d,
-                      const double *x, int32_t *out);
+int32_t bl_table_scan(const double *lo, const double *hi, const uint64_t *need, int32_t n,
+                      int32_t d, const double *x, int32_t *out);
 int32_t bl_naive_scan(const int32_t *start, const int32_t *axis, const double *lo,
                       const double *hi, const uint8_t *flags, int32_t n, const double *x,
                       int32_t *out);
@@ -46,16 +49,26 @@ _SOURCE = r"""
 
 static volatile int32_t bl_sink; /* keeps the floor's read of the state */
 
-/* Branch-free scan of two dense threshold tables (row-major N x d, inclusive). */
-int32_t bl_table_scan(const double *lo, const double *hi, int32_t n, int32_t d,
-                      const double *x, int32_t *out)
+/* Branch-free scan of two dense threshold tables (row-major N x d, inclusive), d <= 64.
+   A free cell holds (-inf, +inf); so that an unknown (NaN) value fails only the rules
+   that name its parameter, NaN is read as 0 in the tables and need[i] (a bit per
+   parameter the rule names) fails the rule instead. */
+int32_t bl_table_scan(const double *lo, const double *hi, const uint64_t *need, int32_t n,
+                      int32_t d, const double *x, int32_t *out)
 {
+    double v[64];
+    uint64_t unknown = 0;
     int32_t i, j, k = 0;
+    for (j = 0; j < d; ++j) {
+        int nan = x[j] != x[j];
+        unknown |= (uint64_t)nan << j;
+        v[j] = nan ? 0.0 : x[j];
+    }
     for (i = 0; i < n; ++i) {
         const double *l = lo + (int64_t)i * d, *h = hi + (int64_t)i * d;
-        int ok = 1;
+        int ok = (need[i] & unknown) == 0;
         for (j = 0; j < d; ++j) {
-            ok &= (x[j] >= l[j]) & (x[j] <= h[j]);
+            ok &= (v[j] >= l[j]) & (v[j] <= h[j]);
         }
         out[k] = i;
         k += ok;
@@ -138,20 +151,27 @@ def inclusive_tables(lo: NDArray[np.float64], hi: NDArray[np.float64],
 class TableScan:
     """cFS Limit Checker style: two dense inclusive threshold tables, branch-free."""
 
-    def __init__(self, dense: dict[str, NDArray[Any]]) -> None:
+    def __init__(self, w: Workload) -> None:
         self._mod = load()
+        dense = w.dense()
         self._lo, self._hi = inclusive_tables(dense["lo"], dense["hi"], dense["lo_in"],
                                               dense["hi_in"])
         self._n, self._d = self._lo.shape
+        if self._d > 64:
+            raise ValueError(f"the table scan takes at most 64 parameters, got {self._d}")
+        rule = np.repeat(np.arange(self._n), np.diff(w.start))
+        self._need = np.zeros(self._n, np.uint64)
+        np.bitwise_or.at(self._need, rule, np.left_shift(np.uint64(1), w.axis.astype(np.uint64)))
         self._out = np.empty(max(1, self._n), np.int32)
         ffi = self._mod.ffi
-        self._plo = ffi.from_buffer("double[]", self._lo)
-        self._phi = ffi.from_buffer("double[]", self._hi)
+        self._ptrs = (ffi.from_buffer("double[]", self._lo),
+                      ffi.from_buffer("double[]", self._hi),
+                      ffi.from_buffer("uint64_t[]", self._need))
         self._pout = ffi.from_buffer("int32_t[]", self._out)
-        self.nbytes = self._lo.nbytes + self._hi.nbytes
+        self.nbytes = self._lo.nbytes + self._hi.nbytes + self._need.nbytes
 
     def __call__(self, x: NDArray[np.float64]) -> NDArray[np.int32]:
-        k = self._mod.lib.bl_table_scan(self._plo, self._phi, self._n, self._d,
+        k = self._mod.lib.bl_table_scan(*self._ptrs, self._n, self._d,
                                         self._mod.ffi.from_buffer("double[]", x), self._pout)
         return self._out[:k]
 

@@ -105,7 +105,8 @@ def make_manual_workload(n_rules: int, n_params: int, share: float, n_points: in
     ``x < t`` (35 %) or a range (25 %), strict or inclusive at random.  A rule's own
     share varies (0.5x to 1.5x ``share``); each of its k constraints accepts the k-th
     root of it of its parameter's range.  Thresholds are rounded to 1/1000 of the range,
-    so rules share thresholds, and a tenth of the state values sit exactly on one.
+    so rules share thresholds; a tenth of the state values are rounded to the same grid,
+    so they sit exactly on the thresholds there.
     """
     if not 0 < share <= 1:
         raise ValueError(f"share must be in (0, 1], got {share}")
@@ -136,10 +137,8 @@ def make_manual_workload(n_rules: int, n_params: int, share: float, n_points: in
     hi[rng_kind] = snap(start_at + width)[rng_kind]
     flags = np.asarray(rng.integers(0, 4, m), dtype=np.uint8)
     points = low + span * rng.uniform(0, 1, (n_points, n_params))
+    # on the thresholds' grid: uniform still, and on a threshold wherever one sits there
     snapped = rng.uniform(0, 1, points.shape) < SNAPPED_STATES
-    finite = np.where(np.isfinite(lo), lo, hi)
-    by_axis = [finite[axis == a] for a in range(n_params)]
-    for r, a in zip(*np.nonzero(snapped), strict=True):
-        if by_axis[a].size:
-            points[r, a] = by_axis[a][rng.integers(0, by_axis[a].size)]
+    grid = low + np.round((points - low) / (span / GRID_STEPS)) * (span / GRID_STEPS)
+    points[snapped] = grid[snapped]
     return Workload(n_params, start, axis, lo, hi, flags, low, span, points)
