@@ -121,6 +121,33 @@ def batch_time(idx: BoxIndex, points: NDArray[np.float64], chunk: int = 16) -> f
     return float(np.median(times))
 
 
+def ordering_times(idx: BoxIndex, points: NDArray[np.float64],
+                   max_points: int = 200) -> tuple[float, float]:
+    """Median kernel time (us) of rk_match with room for the ordering bitmap past the ids,
+    and with exactly the ids' room, which leaves the kernel its comparison sort (the
+    order every large answer took before the bitmap)."""
+    native = idx.native_index()
+    if native is None:
+        return float("nan"), float("nan")
+    from rulec.runtime.backend import load_native
+
+    mod = load_native()
+    ffi, lib = mod.ffi, mod.lib
+    room = -(-idx.n_boxes // lib.RK_ORDER_BITS)
+    with_room, without = [], []
+    for p in points[:max_points]:
+        x = np.ascontiguousarray(p)
+        px = ffi.from_buffer("double[]", x)
+        count = idx.match(x).shape[0]
+        for extra, sink in ((room, with_room), (0, without)):
+            out = np.empty(max(1, count + extra), np.int32)
+            po = ffi.from_buffer("int32_t[]", out)
+            t0 = time.perf_counter_ns()
+            lib.rk_match(native, px, idx.n_params, po, out.shape[0])
+            sink.append((time.perf_counter_ns() - t0) / 1e3)
+    return float(np.median(with_room)), float(np.median(without))
+
+
 @dataclass
 class Row:
     n: int
@@ -130,6 +157,7 @@ class Row:
     times: dict[str, NDArray[np.float64] | None]  # method -> per-state latency (us)
     batch_us: float  # per state, match_many on 16 states at a time: mostly the kernel
     build_s: float
+    ordering: tuple[float, float]  # kernel us: bitmap ordering, comparison sort
     ours_bytes: int
     dense_bytes: int
 
@@ -164,7 +192,8 @@ def measure(n: int, d: int, share: float | None, args: argparse.Namespace) -> Ro
     times = {name: None if fn is None else time_points(fn, w.points, args.budget, args.points)
              for name, fn in matchers.items()}
     return Row(n, d, share, 100.0 * float(np.mean(counts)) / n, times,
-               batch_time(idx, w.points[: args.points]), build, idx.nbytes, n * d * 16)
+               batch_time(idx, w.points[: args.points]), build,
+               ordering_times(idx, w.points), idx.nbytes, n * d * 16)
 
 
 def _us(t: NDArray[np.float64] | None, q: float) -> str:
@@ -197,6 +226,20 @@ def table(rows: list[Row]) -> str:
             f"| {_ratio(t['numpy'], t['ours'])} | {_ratio(t['rtree'], t['ours'])} "
             f"| {_ratio(t['ours'], t['floor'])} "
             f"| {r.ours_bytes / 1e6:.2f} | {r.dense_bytes / 1e6:.2f} |")
+    return "\n".join(lines)
+
+
+def ordering_table(rows: list[Row]) -> str:
+    """Kernel time with the bitmap ordering against the comparison sort it replaces,
+    where answers pass RK_RADIX_MAX ids (below that both take the bucket/radix sort)."""
+    lines = ["| N rules | d | match % | ids per state | bitmap order (us) "
+             "| comparison sort (us) | sort/bitmap |", "|" + "---|" * 7]
+    for r in rows:
+        ids = r.match_pct * r.n / 100
+        if ids > 2048 and r.ordering[0] == r.ordering[0]:
+            lines.append(f"| {r.n:,} | {r.d} | {r.match_pct:.2f} | {ids:,.0f} "
+                         f"| {r.ordering[0]:,.1f} | {r.ordering[1]:,.1f} "
+                         f"| {r.ordering[1] / r.ordering[0]:.1f}x |")
     return "\n".join(lines)
 
 
@@ -256,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"before: {loads[0]}; after: {loads[1]}")
     print()
     print(table(rows))
+    print()
+    print(ordering_table(rows))
     return 0
 
 
