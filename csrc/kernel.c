@@ -278,7 +278,9 @@ static int bitmap_sort(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
 
 static void sort_ids(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
 {
-    if (n > RK_RADIX_MAX && bitmap_sort(a, n, n_ids, room)) {
+    int64_t words = ((int64_t)n_ids + RK_ORDER_BITS - 1) / RK_ORDER_BITS;
+    if ((n > RK_RADIX_MAX || words <= RK_ORDER_WORDS_PER_ID * n) &&
+        bitmap_sort(a, n, n_ids, room)) {
         return;
     }
     if (n > 32 && n <= RK_RADIX_MAX && bucket_sort(a, n, n_ids)) {

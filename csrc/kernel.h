@@ -27,10 +27,12 @@
 #define RK_E_SHAPE (-3) /* point length differs from n_params */
 #define RK_E_INDEX (-4) /* index arrays inconsistent (rk_validate) */
 
-/* Outputs up to this size are bucket/radix sorted with stack scratch; larger ones are
-   ordered through a bitmap of RK_ORDER_BITS-bit words in the caller's buffer. */
+/* Outputs up to this size are bucket/radix sorted with stack scratch; larger ones, and
+   any output with at least one id per RK_ORDER_WORDS_PER_ID bitmap words, are ordered
+   through a bitmap of RK_ORDER_BITS-bit words in the caller's buffer (see rk_match). */
 #define RK_RADIX_MAX 2048
 #define RK_ORDER_BITS 32
+#define RK_ORDER_WORDS_PER_ID 4
 
 /* Bucket kinds. */
 #define RK_KIND_GT 0
@@ -112,10 +114,11 @@ int rk_cells(double base, double scale, int32_t n_cell, const double *values, in
  * Ids of the boxes containing point, ascending, each once.  Returns the count (or a
  * negative status); writes min(count, cap) ids, sorted only when count <= cap, so a
  * count above cap means: call again with a buffer of that size.
- * out[count, cap) is scratch.  A count above RK_RADIX_MAX is ordered in
- * O(count + n_ids / RK_ORDER_BITS) when that scratch holds a bitmap over the ids
- * (cap - count >= ceil(n_ids / RK_ORDER_BITS)), by an O(count log count) sort
- * otherwise: give large outputs that much more room.
+ * out[count, cap) is scratch.  When that scratch holds a bitmap over the ids
+ * (cap - count >= ceil(n_ids / RK_ORDER_BITS) words), a count above RK_RADIX_MAX or
+ * of at least one id per RK_ORDER_WORDS_PER_ID words is ordered through it in
+ * O(count + n_ids / RK_ORDER_BITS); otherwise by a bucket or radix sort up to
+ * RK_RADIX_MAX ids and an O(count log count) sort above: give outputs that room.
  */
 int32_t rk_match(const rk_index *idx, const double *point, int32_t n_point, int32_t *out,
                  int32_t cap);

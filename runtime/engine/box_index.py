@@ -502,9 +502,11 @@ class _NativeKernel:
         self._n_params = boxes.n_params
         self._n_ids = boxes.n_boxes
         self._cap = max(1, min(boxes.n_boxes, 64))
+        self._per_state = self._cap  # match_many: ids per state in its buffer
         # scratch past the ids in which the kernel orders a large output (kernel.h)
         self._room = -(-boxes.n_boxes // self._lib.RK_ORDER_BITS)
         self._radix_max = self._lib.RK_RADIX_MAX
+        self._words_per_id = self._lib.RK_ORDER_WORDS_PER_ID
         self.nbytes = anchors.nbytes
         idx = self._ffi.new("rk_index *")
         idx.n_params, idx.n_ids = boxes.n_params, boxes.n_boxes
@@ -537,8 +539,10 @@ class _NativeKernel:
                           f"(status {status})")
 
     def _buffer(self, ids: int) -> IdArray:
-        """Room for `ids` ids, plus the ordering bitmap when that many may be reported."""
-        return np.empty(ids + (self._room if ids > self._radix_max else 0), _INT32)
+        """Room for `ids` ids, plus the ordering bitmap when the kernel may use it for
+        that many (kernel.h, rk_match); a small answer over many rules goes without."""
+        bitmap = ids > self._radix_max or self._room <= self._words_per_id * ids
+        return np.empty(ids + (self._room if bitmap else 0), _INT32)
 
     def _learn(self, count: int) -> None:
         """Size later buffers for about twice the largest answer seen (a benign race)."""
@@ -566,7 +570,7 @@ class _NativeKernel:
         ffi, lib = self._ffi, self._lib
         m = xs.shape[0]
         offsets = np.zeros(m + 1, dtype=np.int64)
-        cap = max(1, m * self._cap)
+        cap = max(1, m * self._per_state)
         while True:
             out = self._buffer(cap)
             total = lib.rk_match_many(
@@ -577,6 +581,6 @@ class _NativeKernel:
                 break
             cap = total
         self._check(total)
-        if m:
-            self._learn(int(np.diff(offsets).max()))
+        if m:  # size the next batch for this one's mean answer, with a quarter more
+            self._per_state = max(1, min(-(-5 * total // (4 * m)), self._n_ids))
         return [out[offsets[i]: offsets[i + 1]] for i in range(m)]

@@ -386,6 +386,20 @@ def test_a_large_output_is_ordered_through_the_bitmap_in_its_room(
     assert present_index(order, n_ids).match([0.0], cap=n + room) == (n, ids)
 
 
+@pytest.mark.parametrize(("n_ids", "bitmap"), [(1000, True), (1 << 20, False)])
+def test_a_small_output_takes_the_bitmap_only_when_it_is_dense_enough(
+        n_ids: int, bitmap: bool) -> None:
+    """100 ids with room for the bitmap: over 1,000 ids (32 words) the bitmap orders
+    them; over 2**20 ids (32,768 words, more than RK_ORDER_WORDS_PER_ID a id) the
+    bucket sort does, and the room is left alone."""
+    lib = ffi_lib()[1]
+    ids = [i * 7 for i in range(100)]
+    order = ids[::2] + ids[1::2][::-1]
+    room = -(-n_ids // lib.RK_ORDER_BITS)
+    assert (room <= lib.RK_ORDER_WORDS_PER_ID * 100) == bitmap
+    assert present_index(order, n_ids).match([0.0], cap=100 + room) == (100, ids)
+
+
 def test_one_word_short_of_room_falls_back_to_the_comparison_sort() -> None:
     ids = [i * 3 for i in range(3000)]
     order = ids[::2] + ids[1::2][::-1]
