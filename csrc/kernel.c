@@ -12,7 +12,7 @@
  * constraint stored next to the anchor (most candidates fail there, in the cache line
  * already loaded), tests and output without data-dependent branches, batched
  * prefetches of the scan starts, and an output ordered without comparison sorting
- * (a bucket sort for small outputs, a bitmap over the ids for large ones).
+ * (a bitmap over the ids for large or dense outputs, a bucket sort otherwise).
  */
 #include "kernel.h"
 
