@@ -279,9 +279,10 @@ def test_match_refuses_bad_arguments() -> None:
 
 
 def test_match_counts_beyond_a_small_buffer() -> None:
-    """cap below the answer: the count is still exact, and only cap ids are written."""
+    """cap below the answer: the count is still exact, and only cap ids are written.
+    [3.0, 4.0] ends the LT scan on its key (hi 3 < 4) before the bucket's end."""
     index = HandIndex(base_spec())
-    for point in ([3.0, 0.5], [0.5, 0.5], [4.0, 2.5]):
+    for point in ([3.0, 0.5], [0.5, 0.5], [4.0, 2.5], [3.0, 4.0]):
         full = index.reference(point)
         for cap in range(len(full) + 1):
             n, ids = index.match(point, cap)
