@@ -290,6 +290,23 @@ def test_match_counts_beyond_a_small_buffer() -> None:
             assert set(ids) <= set(full) and len(ids) == cap
 
 
+@pytest.mark.parametrize("x0", [1.0, 6.0])
+def test_further_constraints_in_a_capacity_limited_lt_scan(x0: float) -> None:
+    """An LT entry with a further constraint, scanned with less room than the bucket
+    holds: the further constraint decides (x0 = 1 holds, x0 = 6 does not)."""
+    ents = [entry(-INF, 5.0, 1, -INF, INF, 0, more=[(0, 0.0, 5.0)]),
+            entry(-INF, 4.0, 1, -INF, INF, 1)]
+    spec = with_changes(n_params=2, n_ids=2, entries=ents, cell_first=[], always=[],
+                        buckets=[[1, LT, 0, 2, 5.0, 0, 0, 0.0, 0.0]])
+    index = HandIndex(spec)
+    assert index.validate() == 0
+    full = index.reference([x0, 3.0])
+    assert full == ([0, 1] if x0 == 1.0 else [1])
+    for cap in range(len(full) + 1):
+        n, ids = index.match([x0, 3.0], cap)
+        assert n == len(full) and set(ids) <= set(full) and len(ids) == cap
+
+
 def test_match_many_arguments_and_offsets() -> None:
     ffi, lib = ffi_lib()
     index = HandIndex(base_spec())
