@@ -279,6 +279,9 @@ static int bitmap_sort(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
 static void sort_ids(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
 {
     int64_t words = ((int64_t)n_ids + RK_ORDER_BITS - 1) / RK_ORDER_BITS;
+    if (n < 2) {
+        return; /* in order already; a may be NULL when n is 0 */
+    }
     if ((n > RK_RADIX_MAX || words <= RK_ORDER_WORDS_PER_ID * n) &&
         bitmap_sort(a, n, n_ids, room)) {
         return;
