@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kernel_report import Workload, make_workload, numpy_matcher, rtree_matcher
+from kernel_report import numpy_matcher, rtree_matcher
+from workloads import Workload, make_workload
 
 
 def _ints(name: str, default: str) -> list[int]:

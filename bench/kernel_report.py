@@ -1,16 +1,19 @@
-"""Containment kernel against a numpy scan and rtree, side by side, in one run.
+"""Containment kernel against C scans, numpy and rtree, side by side, in one run.
 
-Prints a markdown table: per point p50/p99 latency of BoxIndex.match (our kernel,
-called from Python), the same per state with match_many on 16 states per call (mostly
-the kernel itself), of the numpy scan a user would write over dense (N, d) bound arrays,
-and of rtree (libspatialindex) with an exact filter; their ratios; the share of rules a
-state matches; and the memory of our arrays against N x d dense bounds.
-Every answer of every method is checked against ours.
+Workloads are shaped like real manuals (bench/workloads.py: mostly one-sided thresholds,
+1-3 parameters a rule) at several match shares, since the output is what a state costs.
+Prints a markdown table: per state p50/p99 latency of BoxIndex.match (our kernel, called
+from Python), of match_many on 16 states per call (mostly the kernel itself), of a
+branch-free C scan of two dense threshold tables (cFS Limit Checker style), of a naive
+C scan, of the numpy scan a user would write, of rtree with an exact filter, and of the
+output floor (told the answer, it only reads the state and writes the ids); ratios;
+the measured match share; memory.  Every answer of every method is checked against ours.
 
-    python bench/kernel_report.py                  # the full grid (a few minutes)
-    python bench/kernel_report.py --sizes 100 1000 --dims 8 --points 500
+    python bench/kernel_report.py                  # the full grid (about 10 minutes)
+    python bench/kernel_report.py --sizes 1000 10000 --dims 8 --shares 0.1 --points 300
+    python bench/kernel_report.py --legacy         # the earlier narrow-interval workload
 
-The workload and the baselines live here; bench_kernel.py (pytest-benchmark) reuses them.
+bench_kernel.py (pytest-benchmark) reuses the workloads and baselines.
 """
 
 from __future__ import annotations
@@ -21,81 +24,20 @@ import platform
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from scan_baselines import NaiveScan, OutputFloor, TableScan
+from workloads import Workload, make_manual_workload, make_workload
 
 from rulec.runtime import NATIVE
 from rulec.runtime.engine.box_index import BoxIndex
 
+__all__ = ["Workload", "make_workload", "numpy_matcher", "rtree_matcher"]
+
 Matcher = Callable[[NDArray[np.float64]], NDArray[Any]]
-
-
-@dataclass
-class Workload:
-    """N rules over d parameters (1-3 constraints each) and states to look up."""
-
-    n_params: int
-    start: NDArray[np.int32]
-    axis: NDArray[np.int32]
-    lo: NDArray[np.float64]
-    hi: NDArray[np.float64]
-    flags: NDArray[np.uint8]
-    low: NDArray[np.float64]  # per parameter: the valid range is [low, low + span]
-    span: NDArray[np.float64]
-    points: NDArray[np.float64]
-    _dense: dict[str, NDArray[Any]] = field(default_factory=dict, repr=False)
-
-    @property
-    def n_rules(self) -> int:
-        return int(self.start.shape[0] - 1)
-
-    def index(self) -> BoxIndex:
-        return BoxIndex(self.n_params, self.start, self.axis, self.lo, self.hi, self.flags,
-                        axis_span=self.span)
-
-    def dense(self) -> dict[str, NDArray[Any]]:
-        """(N, d) bounds as a user would lay them out: +-inf (inclusive) where unconstrained."""
-        if not self._dense:
-            n, d = self.n_rules, self.n_params
-            rows = np.repeat(np.arange(n), np.diff(self.start))
-            lo, hi = np.full((n, d), -np.inf), np.full((n, d), np.inf)
-            lo_in, hi_in = np.ones((n, d), bool), np.ones((n, d), bool)
-            lo[rows, self.axis], hi[rows, self.axis] = self.lo, self.hi
-            lo_in[rows, self.axis] = (self.flags & 1).astype(bool)
-            hi_in[rows, self.axis] = (self.flags & 2).astype(bool)
-            self._dense.update(lo=lo, hi=hi, lo_in=lo_in, hi_in=hi_in)
-        return self._dense
-
-
-def make_workload(n_rules: int, n_params: int, n_points: int = 2000,
-                  seed: int = 0) -> Workload:
-    """Narrow intervals (0.1-2 % of a parameter's range) and one-sided thresholds within
-    2 % of the range's ends (a quarter of the constraints); random strict/inclusive
-    bounds; states uniform over the ranges.  A state matches well under 1 % of rules."""
-    rng = np.random.default_rng(seed)
-    low = rng.uniform(-100, 100, n_params)
-    span = 10.0 ** rng.uniform(0, 3, n_params)
-    k = rng.integers(1, min(3, n_params) + 1, n_rules)
-    start = np.concatenate([[0], np.cumsum(k)]).astype(np.int32)
-    # distinct parameters per rule: the first k of a random permutation
-    perm = np.argsort(rng.random((n_rules, n_params)), axis=1)[:, :3]
-    axis = perm[np.arange(perm.shape[1])[None, :] < k[:, None]].astype(np.int32)
-    m = axis.shape[0]
-    s, base = span[axis], low[axis]
-    width = s * rng.uniform(0.001, 0.02, m)
-    lo = base + rng.uniform(0, 1, m) * (s - width)
-    hi = lo + width
-    kind = np.asarray(rng.uniform(0, 1, m))
-    gt, lt = kind < 0.125, (kind >= 0.125) & (kind < 0.25)
-    n_gt, n_lt = int(np.count_nonzero(gt)), int(np.count_nonzero(lt))
-    lo[gt], hi[gt] = base[gt] + s[gt] * (1 - rng.uniform(0, 0.02, n_gt)), np.inf
-    lo[lt], hi[lt] = -np.inf, base[lt] + s[lt] * rng.uniform(0, 0.02, n_lt)
-    flags = np.asarray(rng.integers(0, 4, m), dtype=np.uint8)
-    points = low + span * rng.uniform(0, 1, (n_points, n_params))
-    return Workload(n_params, start, axis, lo, hi, flags, low, span, points)
 
 
 def numpy_matcher(w: Workload) -> Matcher:
@@ -179,44 +121,79 @@ def batch_time(idx: BoxIndex, points: NDArray[np.float64], chunk: int = 16) -> f
     return float(np.median(times))
 
 
+def ordering_times(idx: BoxIndex, points: NDArray[np.float64],
+                   max_points: int = 200) -> tuple[float, float]:
+    """Median kernel time (us) of rk_match with room for the ordering bitmap past the ids,
+    and with exactly the ids' room, which leaves the kernel its comparison sort (the
+    order every large answer took before the bitmap)."""
+    native = idx.native_index()
+    if native is None:
+        return float("nan"), float("nan")
+    from rulec.runtime.backend import load_native
+
+    mod = load_native()
+    ffi, lib = mod.ffi, mod.lib
+    room = -(-idx.n_boxes // lib.RK_ORDER_BITS)
+    with_room, without = [], []
+    for p in points[:max_points]:
+        x = np.ascontiguousarray(p)
+        px = ffi.from_buffer("double[]", x)
+        count = idx.match(x).shape[0]
+        for extra, sink in ((room, with_room), (0, without)):
+            out = np.empty(max(1, count + extra), np.int32)
+            po = ffi.from_buffer("int32_t[]", out)
+            t0 = time.perf_counter_ns()
+            lib.rk_match(native, px, idx.n_params, po, out.shape[0])
+            sink.append((time.perf_counter_ns() - t0) / 1e3)
+    return float(np.median(with_room)), float(np.median(without))
+
+
 @dataclass
 class Row:
     n: int
     d: int
+    share: float | None  # the share asked for (None: the legacy workload)
     match_pct: float
-    ours: NDArray[np.float64]
+    times: dict[str, NDArray[np.float64] | None]  # method -> per-state latency (us)
     batch_us: float  # per state, match_many on 16 states at a time: mostly the kernel
-    numpy: NDArray[np.float64]
-    rtree: NDArray[np.float64] | None
-    rtree_build_s: float | None
     build_s: float
+    ordering: tuple[float, float]  # kernel us: bitmap ordering, comparison sort
     ours_bytes: int
     dense_bytes: int
 
 
-def measure(n: int, d: int, args: argparse.Namespace) -> Row:
-    w = make_workload(n, d, n_points=args.points, seed=args.seed)
+METHODS = ("ours", "table", "naive", "numpy", "rtree", "floor")
+
+
+def measure(n: int, d: int, share: float | None, args: argparse.Namespace) -> Row:
+    if share is None:
+        w = make_workload(n, d, n_points=args.points, seed=args.seed)
+    else:
+        w = make_manual_workload(n, d, share, n_points=args.points, seed=args.seed)
     ours, idx, build = ours_matcher(w)
-    np_match = numpy_matcher(w)
-    rt_match, rt_build = (None, None)
+    dense_ok = n * d <= args.dense_max_cells
+    matchers: dict[str, Matcher | None] = {
+        "ours": ours,
+        "table": TableScan(w) if dense_ok else None,
+        "naive": NaiveScan(w.start, w.axis, w.lo, w.hi, w.flags),
+        "numpy": numpy_matcher(w) if dense_ok else None,
+        "rtree": None,
+    }
     if not args.no_rtree and n * d <= args.rtree_max_cells:
-        rt_match, rt_build = rtree_matcher(w)
-    counts = []
-    for p in w.points[: args.check]:  # every method must give exactly our answer
-        want = ours(p)
-        counts.append(want.shape[0])
-        assert np.array_equal(np_match(p), want), "numpy scan disagrees"
-        if rt_match is not None:
-            assert np.array_equal(rt_match(p), want), "rtree disagrees"
-    counts += [ours(p).shape[0] for p in w.points[args.check:]]
-    return Row(
-        n, d, 100.0 * float(np.mean(counts)) / n,
-        time_points(ours, w.points, args.budget, args.points),
-        batch_time(idx, w.points[: args.points]),
-        time_points(np_match, w.points, args.budget, args.points),
-        None if rt_match is None else time_points(rt_match, w.points, args.budget, args.points),
-        rt_build, build, idx.nbytes, n * d * 16,
-    )
+        matchers["rtree"] = rtree_matcher(w)[0]
+    points = [np.ascontiguousarray(p) for p in w.points[: args.points]]
+    answers = {p.tobytes(): ours(p) for p in points}
+    matchers["floor"] = OutputFloor(answers, n)
+    for p in points[: args.check]:  # every method must give exactly our answer
+        for name, fn in matchers.items():
+            if fn is not None:
+                assert np.array_equal(fn(p), answers[p.tobytes()]), f"{name} disagrees"
+    counts = [a.shape[0] for a in answers.values()]
+    times = {name: None if fn is None else time_points(fn, w.points, args.budget, args.points)
+             for name, fn in matchers.items()}
+    return Row(n, d, share, 100.0 * float(np.mean(counts)) / n, times,
+               batch_time(idx, w.points[: args.points]), build,
+               ordering_times(idx, w.points), idx.nbytes, n * d * 16)
 
 
 def _us(t: NDArray[np.float64] | None, q: float) -> str:
@@ -226,22 +203,43 @@ def _us(t: NDArray[np.float64] | None, q: float) -> str:
     return f"{v:,.1f}" if v < 1000 else f"{v:,.0f}"
 
 
-def _ratio(a: NDArray[np.float64] | None, b: NDArray[np.float64]) -> str:
-    return "n/a" if a is None else f"{np.median(a) / np.median(b):,.0f}x"
+def _ratio(a: NDArray[np.float64] | None, b: NDArray[np.float64] | None) -> str:
+    if a is None or b is None:
+        return "n/a"
+    r = float(np.median(a) / np.median(b))
+    return f"{r:,.1f}x" if r < 100 else f"{r:,.0f}x"
 
 
 def table(rows: list[Row]) -> str:
-    head = ("| N rules | d | match % | ours p50 / p99 (us) | ours batch (us) "
-            "| numpy p50 / p99 (us) | rtree p50 / p99 (us) | numpy/ours | rtree/ours "
-            "| ours MB | dense MB |")
-    lines = [head, "|" + "---|" * 11]
+    head = ("| N rules | d | match % | ours p50 / p99 | ours batch | table scan p50 / p99 "
+            "| naive C p50 / p99 | numpy p50 / p99 | rtree p50 / p99 | floor p50 "
+            "| table/ours | naive/ours | numpy/ours | rtree/ours | ours/floor "
+            "| ours MB | tables MB |")
+    lines = [head, "|" + "---|" * 17]
     for r in rows:
+        t = r.times
+        pair = [f"{_us(t[m], 50)} / {_us(t[m], 99)}" for m in METHODS[:5]]
         lines.append(
-            f"| {r.n:,} | {r.d} | {r.match_pct:.2f} | {_us(r.ours, 50)} / {_us(r.ours, 99)} "
-            f"| {r.batch_us:.1f} | {_us(r.numpy, 50)} / {_us(r.numpy, 99)} "
-            f"| {_us(r.rtree, 50)} / {_us(r.rtree, 99)} "
-            f"| {_ratio(r.numpy, r.ours)} | {_ratio(r.rtree, r.ours)} "
+            f"| {r.n:,} | {r.d} | {r.match_pct:.2f} | {pair[0]} | {r.batch_us:.1f} "
+            f"| {pair[1]} | {pair[2]} | {pair[3]} | {pair[4]} | {_us(t['floor'], 50)} "
+            f"| {_ratio(t['table'], t['ours'])} | {_ratio(t['naive'], t['ours'])} "
+            f"| {_ratio(t['numpy'], t['ours'])} | {_ratio(t['rtree'], t['ours'])} "
+            f"| {_ratio(t['ours'], t['floor'])} "
             f"| {r.ours_bytes / 1e6:.2f} | {r.dense_bytes / 1e6:.2f} |")
+    return "\n".join(lines)
+
+
+def ordering_table(rows: list[Row]) -> str:
+    """Kernel time with the bitmap ordering against the comparison sort it replaces,
+    where answers pass RK_RADIX_MAX ids (below that both take the bucket/radix sort)."""
+    lines = ["| N rules | d | match % | ids per state | bitmap order (us) "
+             "| comparison sort (us) | sort/bitmap |", "|" + "---|" * 7]
+    for r in rows:
+        ids = r.match_pct * r.n / 100
+        if ids > 2048 and r.ordering[0] == r.ordering[0]:
+            lines.append(f"| {r.n:,} | {r.d} | {r.match_pct:.2f} | {ids:,.0f} "
+                         f"| {r.ordering[0]:,.1f} | {r.ordering[1]:,.1f} "
+                         f"| {r.ordering[1] / r.ordering[0]:.1f}x |")
     return "\n".join(lines)
 
 
@@ -252,41 +250,57 @@ def environment() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
     except (OSError, StopIteration):
         pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"backend: {'native' if NATIVE else 'numpy'}; CPU: {cpu}, {os.cpu_count()} cores; "
-            f"load average {load:.2f}; Python {platform.python_version()}; "
-            f"numpy {np.__version__}")
+            f"Python {platform.python_version()}; numpy {np.__version__}")
+
+
+def load_average() -> str:
+    if not hasattr(os, "getloadavg"):
+        return "load average n/a"
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 10_000, 100_000])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
     ap.add_argument("--dims", type=int, nargs="+", default=[8, 64])
-    ap.add_argument("--points", type=int, default=2000, help="states per configuration")
-    ap.add_argument("--budget", type=float, default=4.0,
+    ap.add_argument("--shares", type=float, nargs="+", default=[0.003, 0.03, 0.1, 0.3],
+                    help="share of rules a state matches, per workload")
+    ap.add_argument("--legacy", action="store_true",
+                    help="the earlier narrow-interval workload (about 0.35 %% matched)")
+    ap.add_argument("--points", type=int, default=1000, help="states per configuration")
+    ap.add_argument("--budget", type=float, default=1.5,
                     help="seconds of timing per method and configuration (at least 20 states)")
     ap.add_argument("--check", type=int, default=20, help="states checked against the others")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-rtree", action="store_true")
     ap.add_argument("--rtree-max-cells", type=int, default=10**7,
                     help="skip rtree when N * d exceeds this")
+    ap.add_argument("--dense-max-cells", type=int, default=10**7,
+                    help="skip the dense-table methods (table scan, numpy) when N * d "
+                         "exceeds this (16 bytes a cell)")
     args = ap.parse_args(argv)
     if not NATIVE:
         print("warning: the C kernel is not in use; timing the numpy fallback", file=sys.stderr)
+    shares: list[float | None] = [None] if args.legacy else list(args.shares)
+    loads = [load_average()]
     rows = []
     for d in args.dims:
         for n in args.sizes:
-            rows.append(measure(n, d, args))
-            r = rows[-1]
-            print(f"N={n} d={d}: ours p50 {np.median(r.ours):.1f} us, build {r.build_s:.2f} s"
-                  + (f", rtree build {r.rtree_build_s:.1f} s" if r.rtree_build_s else ""),
-                  file=sys.stderr, flush=True)
+            for share in shares:
+                rows.append(measure(n, d, share, args))
+                r = rows[-1]
+                print(f"N={n} d={d} share={share}: match {r.match_pct:.2f} %, ours p50 "
+                      f"{_us(r.times['ours'], 50)} us, build {r.build_s:.2f} s",
+                      file=sys.stderr, flush=True)
+    loads.append(load_average())
     print(environment())
+    print(f"before: {loads[0]}; after: {loads[1]}")
     print()
     print(table(rows))
-    builds = ", ".join(f"{r.n:,}x{r.d}: {r.rtree_build_s:.1f} s" for r in rows
-                       if r.rtree_build_s is not None)
-    print(f"\nrtree build (bulk load): {builds}")
+    print()
+    print(ordering_table(rows))
     return 0
 
 

@@ -11,7 +11,8 @@
  * instruction count.  Hence inclusive bounds (two comparisons per test), the filter
  * constraint stored next to the anchor (most candidates fail there, in the cache line
  * already loaded), tests and output without data-dependent branches, batched
- * prefetches of the scan starts, and a bucket sort of the output.
+ * prefetches of the scan starts, and an output ordered without comparison sorting
+ * (a bitmap over the ids for large or dense outputs, a bucket sort otherwise).
  */
 #include "kernel.h"
 
@@ -19,13 +20,14 @@
 #include <stddef.h>
 #include <string.h>
 
-#define RK_BATCH 64       /* buckets whose scan starts are fetched together */
-#define RK_RADIX_MAX 2048 /* outputs up to this size are bucket/radix sorted (stack scratch) */
+#define RK_BATCH 64 /* buckets whose scan starts are fetched together */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define RK_PREFETCH(p) __builtin_prefetch(p)
+#define RK_CTZ(w) __builtin_ctz(w)
 #else
 #define RK_PREFETCH(p) ((void)0)
+#define RK_CTZ(w) portable_ctz(w)
 #endif
 
 /* ---- exact tests ---------------------------------------------------------------------- */
@@ -226,8 +228,64 @@ static int bucket_sort(int32_t *a, int64_t n, int32_t n_ids)
     return 1;
 }
 
-static void sort_ids(int32_t *a, int64_t n, int32_t n_ids)
+#if !(defined(__GNUC__) || defined(__clang__))
+static int portable_ctz(uint32_t w)
 {
+    int k = 0;
+    while (!(w & 1u)) {
+        w >>= 1;
+        ++k;
+    }
+    return k;
+}
+#endif
+
+/*
+ * Order a large output through a bitmap over the ids, kept in the caller's buffer just
+ * past the ids (room: the int32 slots there): set one bit per id, then walk the words
+ * and write the ids back in order.  O(n + n_ids / 32), no comparisons between ids.
+ * Returns 0, a untouched, when the room is short or an id repeats (rk_validate does
+ * not promise unique ids, and a bitmap would fold repeats into one).
+ */
+static int bitmap_sort(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
+{
+    int64_t words = ((int64_t)n_ids + RK_ORDER_BITS - 1) / RK_ORDER_BITS;
+    uint32_t *bits = (uint32_t *)(a + n), seen = 0;
+    int64_t i, w, k = 0;
+    if (room < words) {
+        return 0;
+    }
+    memset(bits, 0, sizeof(uint32_t) * (size_t)words);
+    for (i = 0; i < n; ++i) {
+        uint32_t id = (uint32_t)a[i];
+        uint32_t *word = &bits[id / RK_ORDER_BITS];
+        uint32_t bit = 1u << (id % RK_ORDER_BITS);
+        seen |= *word & bit;
+        *word |= bit;
+    }
+    if (seen) {
+        return 0;
+    }
+    for (w = 0; w < words; ++w) { /* a[k] with k < n: never into the bitmap */
+        uint32_t b = bits[w];
+        while (b) {
+            a[k++] = (int32_t)(w * RK_ORDER_BITS + RK_CTZ(b));
+            b &= b - 1;
+        }
+    }
+    return 1;
+}
+
+static void sort_ids(int32_t *a, int64_t n, int32_t n_ids, int64_t room)
+{
+    int64_t words = ((int64_t)n_ids + RK_ORDER_BITS - 1) / RK_ORDER_BITS;
+    if (n < 2) {
+        return; /* in order already; a may be NULL when n is 0 */
+    }
+    if ((n > RK_RADIX_MAX || words <= RK_ORDER_WORDS_PER_ID * n) &&
+        bitmap_sort(a, n, n_ids, room)) {
+        return;
+    }
     if (n > 32 && n <= RK_RADIX_MAX && bucket_sort(a, n, n_ids)) {
         return;
     }
@@ -343,7 +401,7 @@ static int64_t collect(const rk_index *idx, const double *point, int32_t *out, i
         }
     }
     if (n <= cap) {
-        sort_ids(out, n, idx->n_ids);
+        sort_ids(out, n, idx->n_ids, cap - n);
     }
     return n;
 }

@@ -27,6 +27,13 @@
 #define RK_E_SHAPE (-3) /* point length differs from n_params */
 #define RK_E_INDEX (-4) /* index arrays inconsistent (rk_validate) */
 
+/* Outputs up to this size are bucket/radix sorted with stack scratch; larger ones, and
+   any output with at least one id per RK_ORDER_WORDS_PER_ID bitmap words, are ordered
+   through a bitmap of RK_ORDER_BITS-bit words in the caller's buffer (see rk_match). */
+#define RK_RADIX_MAX 2048
+#define RK_ORDER_BITS 32
+#define RK_ORDER_WORDS_PER_ID 4
+
 /* Bucket kinds. */
 #define RK_KIND_GT 0
 #define RK_KIND_LT 1
@@ -107,6 +114,11 @@ int rk_cells(double base, double scale, int32_t n_cell, const double *values, in
  * Ids of the boxes containing point, ascending, each once.  Returns the count (or a
  * negative status); writes min(count, cap) ids, sorted only when count <= cap, so a
  * count above cap means: call again with a buffer of that size.
+ * out[count, cap) is scratch.  When that scratch holds a bitmap over the ids
+ * (cap - count >= ceil(n_ids / RK_ORDER_BITS) words), a count above RK_RADIX_MAX or
+ * of at least one id per RK_ORDER_WORDS_PER_ID words is ordered through it in
+ * O(count + n_ids / RK_ORDER_BITS); otherwise by a bucket or radix sort up to
+ * RK_RADIX_MAX ids and an O(count log count) sort above: give outputs that room.
  */
 int32_t rk_match(const rk_index *idx, const double *point, int32_t n_point, int32_t *out,
                  int32_t cap);
@@ -114,7 +126,8 @@ int32_t rk_match(const rk_index *idx, const double *point, int32_t n_point, int3
 /*
  * Same for n_points row-major points; ids of point i are out[offsets[i]:offsets[i+1]].
  * Returns the total count (or a negative status); offsets always hold the full
- * counts, so a total above cap is the capacity needed.
+ * counts, so a total above cap is the capacity needed.  The room past the last id
+ * written so far is each point's scratch, as for rk_match.
  */
 int64_t rk_match_many(const rk_index *idx, const double *points, int64_t n_points,
                       int32_t n_point, int32_t *out, int64_t cap, int64_t *offsets);

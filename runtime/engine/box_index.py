@@ -502,6 +502,11 @@ class _NativeKernel:
         self._n_params = boxes.n_params
         self._n_ids = boxes.n_boxes
         self._cap = max(1, min(boxes.n_boxes, 64))
+        self._per_state = self._cap  # match_many: ids per state in its buffer
+        # scratch past the ids in which the kernel orders a large output (kernel.h)
+        self._room = -(-boxes.n_boxes // self._lib.RK_ORDER_BITS)
+        self._radix_max = self._lib.RK_RADIX_MAX
+        self._words_per_id = self._lib.RK_ORDER_WORDS_PER_ID
         self.nbytes = anchors.nbytes
         idx = self._ffi.new("rk_index *")
         idx.n_params, idx.n_ids = boxes.n_params, boxes.n_boxes
@@ -533,36 +538,49 @@ class _NativeKernel:
         raise KernelError(f"containment kernel: {reasons.get(status, 'unknown failure')} "
                           f"(status {status})")
 
+    def _buffer(self, ids: int) -> IdArray:
+        """Room for `ids` ids, plus the ordering bitmap when the kernel may use it for
+        that many (kernel.h, rk_match); a small answer over many rules goes without."""
+        bitmap = ids > self._radix_max or self._room <= self._words_per_id * ids
+        return np.empty(ids + (self._room if bitmap else 0), _INT32)
+
+    def _learn(self, count: int) -> None:
+        """Size later buffers for about twice the largest answer seen (a benign race)."""
+        if count > self._cap:
+            self._cap = min(max(self._cap, 2 * count), max(1, self._n_ids))
+
     def match(self, x: NDArray[np.float64]) -> IdArray:
         # The hot path: a few hundred nanoseconds of Python around the C call.
         from_buffer = self._ffi.from_buffer
         px = from_buffer("double[]", x)
-        cap = self._cap
-        out = np.empty(cap, _INT32)
+        out = self._buffer(self._cap)
         count: int = self._lib.rk_match(self._idx, px, self._n_params,
-                                        from_buffer("int32_t[]", out), cap)
-        while count > cap:  # grow and retry; remember for next time (a benign race)
-            cap = count
-            self._cap = min(max(self._cap, 2 * count), max(1, self._n_ids))
-            out = np.empty(cap, _INT32)
+                                        from_buffer("int32_t[]", out), out.shape[0])
+        while count > out.shape[0]:  # grow and retry
+            self._learn(count)
+            out = self._buffer(count)
             count = self._lib.rk_match(self._idx, px, self._n_params,
-                                       from_buffer("int32_t[]", out), cap)
+                                       from_buffer("int32_t[]", out), out.shape[0])
         if count < 0:
             self._check(count)
+        self._learn(count)
         return out[:count]
 
     def match_many(self, xs: NDArray[np.float64]) -> list[IdArray]:
         ffi, lib = self._ffi, self._lib
         m = xs.shape[0]
         offsets = np.zeros(m + 1, dtype=np.int64)
-        cap = max(1, m * self._cap)
+        cap = max(1, m * self._per_state)
         while True:
-            out = np.empty(cap, dtype=np.int32)
+            out = self._buffer(cap)
             total = lib.rk_match_many(
                 self._idx, ffi.from_buffer("double[]", xs), m, self._n_params,
-                ffi.from_buffer("int32_t[]", out), cap, ffi.from_buffer("int64_t[]", offsets))
-            if total <= cap:
+                ffi.from_buffer("int32_t[]", out), out.shape[0],
+                ffi.from_buffer("int64_t[]", offsets))
+            if total <= out.shape[0]:
                 break
             cap = total
         self._check(total)
+        if m:  # size the next batch for this one's mean answer, with a quarter more
+            self._per_state = max(1, min(-(-5 * total // (4 * m)), self._n_ids))
         return [out[offsets[i]: offsets[i + 1]] for i in range(m)]

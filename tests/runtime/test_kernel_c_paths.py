@@ -279,14 +279,32 @@ def test_match_refuses_bad_arguments() -> None:
 
 
 def test_match_counts_beyond_a_small_buffer() -> None:
-    """cap below the answer: the count is still exact, and only cap ids are written."""
+    """cap below the answer: the count is still exact, and only cap ids are written.
+    [3.0, 4.0] ends the LT scan on its key (hi 3 < 4) before the bucket's end."""
     index = HandIndex(base_spec())
-    for point in ([3.0, 0.5], [0.5, 0.5], [4.0, 2.5]):
+    for point in ([3.0, 0.5], [0.5, 0.5], [4.0, 2.5], [3.0, 4.0]):
         full = index.reference(point)
         for cap in range(len(full) + 1):
             n, ids = index.match(point, cap)
             assert n == len(full)
             assert set(ids) <= set(full) and len(ids) == cap
+
+
+@pytest.mark.parametrize("x0", [1.0, 6.0])
+def test_further_constraints_in_a_capacity_limited_lt_scan(x0: float) -> None:
+    """An LT entry with a further constraint, scanned with less room than the bucket
+    holds: the further constraint decides (x0 = 1 holds, x0 = 6 does not)."""
+    ents = [entry(-INF, 5.0, 1, -INF, INF, 0, more=[(0, 0.0, 5.0)]),
+            entry(-INF, 4.0, 1, -INF, INF, 1)]
+    spec = with_changes(n_params=2, n_ids=2, entries=ents, cell_first=[], always=[],
+                        buckets=[[1, LT, 0, 2, 5.0, 0, 0, 0.0, 0.0]])
+    index = HandIndex(spec)
+    assert index.validate() == 0
+    full = index.reference([x0, 3.0])
+    assert full == ([0, 1] if x0 == 1.0 else [1])
+    for cap in range(len(full) + 1):
+        n, ids = index.match([x0, 3.0], cap)
+        assert n == len(full) and set(ids) <= set(full) and len(ids) == cap
 
 
 def test_match_many_arguments_and_offsets() -> None:
@@ -373,3 +391,45 @@ def test_duplicate_ids_in_a_one_id_range_still_sort() -> None:
     spec = with_changes(n_params=1, n_ids=1, entries=[], buckets=[], cell_first=[],
                         always=[0] * 40)
     assert HandIndex(spec).match([0.0], cap=40) == (40, [0] * 40)
+
+
+@pytest.mark.parametrize(("n", "stride", "n_ids"), [(3000, 3, 10000), (2049, 1, 2049),
+                                                    (2500, 400, 1_000_000)])
+def test_a_large_output_is_ordered_through_the_bitmap_in_its_room(
+        n: int, stride: int, n_ids: int) -> None:
+    """Room for ceil(n_ids / 32) words past the ids: the bitmap path, exact order."""
+    ids = [i * stride for i in range(n)]
+    order = ids[1::2][::-1] + ids[::2]
+    room = -(-n_ids // ffi_lib()[1].RK_ORDER_BITS)
+    assert present_index(order, n_ids).match([0.0], cap=n + room) == (n, ids)
+
+
+@pytest.mark.parametrize(("n_ids", "bitmap"), [(1000, True), (1 << 20, False)])
+def test_a_small_output_takes_the_bitmap_only_when_it_is_dense_enough(
+        n_ids: int, bitmap: bool) -> None:
+    """100 ids with room for the bitmap: over 1,000 ids (32 words) the bitmap orders
+    them; over 2**20 ids (32,768 words, more than RK_ORDER_WORDS_PER_ID a id) the
+    bucket sort does, and the room is left alone."""
+    lib = ffi_lib()[1]
+    ids = [i * 7 for i in range(100)]
+    order = ids[::2] + ids[1::2][::-1]
+    room = -(-n_ids // lib.RK_ORDER_BITS)
+    assert (room <= lib.RK_ORDER_WORDS_PER_ID * 100) == bitmap
+    assert present_index(order, n_ids).match([0.0], cap=100 + room) == (100, ids)
+
+
+def test_one_word_short_of_room_falls_back_to_the_comparison_sort() -> None:
+    ids = [i * 3 for i in range(3000)]
+    order = ids[::2] + ids[1::2][::-1]
+    room = -(-10000 // ffi_lib()[1].RK_ORDER_BITS)
+    assert present_index(order, 10000).match([0.0], cap=3000 + room - 1) == (3000, ids)
+
+
+def test_repeated_ids_above_the_radix_limit_keep_their_count() -> None:
+    """A bitmap would fold repeats into one id: the kernel sees them and sorts instead."""
+    lib = ffi_lib()[1]
+    n = lib.RK_RADIX_MAX + 5
+    spec = with_changes(n_params=1, n_ids=2, entries=[], buckets=[], cell_first=[],
+                        always=[1, 0] * (n // 2) + [1])
+    want = [0] * (n // 2) + [1] * (n - n // 2)
+    assert HandIndex(spec).match([0.0], cap=n + 1) == (n, want)

@@ -257,6 +257,36 @@ def test_nan_on_constrained_axis_never_matches(any_backend: str) -> None:
     assert idx.match([0.0, 0.5]).tolist() == [0, 1]
 
 
+def test_large_answers_agree_on_boundaries_infinities_and_nan() -> None:
+    """Thousands of ids per state (the kernel orders them through a bitmap, not a sort):
+    one-sided thresholds on a coarse grid, so states hit bounds exactly."""
+    rng = np.random.default_rng(7)
+    n_params, per_box = 3, []
+    for _ in range(12000):
+        cons = []
+        for a in rng.choice(n_params, size=rng.integers(1, 3), replace=False):
+            t = float(np.round(rng.uniform(0, 1), 2))
+            lo_v, hi_v = [(t, INF), (-INF, t), (t, t + 0.25)][rng.integers(0, 3)]
+            cons.append((int(a), lo_v, hi_v, int(rng.integers(0, 4))))
+        per_box.append(cons)
+    boxes = boxes_from(per_box, n_params)
+    points = np.round(rng.uniform(0, 1, (12, n_params)), 2)
+    points[3] = [INF, -INF, 0.5]
+    points[4, 1] = np.nan
+    points[5] = [0.25, 0.5, 0.75]
+    indexes = both(boxes)
+    counts = []
+    for p in points:
+        want = reference(boxes, list(p))
+        counts.append(len(want))
+        for idx in indexes:
+            assert idx.match(p).tolist() == want, idx.backend
+    for idx in indexes:
+        assert [m.tolist() for m in idx.match_many(points)] == [
+            reference(boxes, list(p)) for p in points]
+    assert max(counts) > 2048  # above RK_RADIX_MAX: the large-output path was taken
+
+
 def test_output_grows_past_initial_buffer(any_backend: str) -> None:
     n = 5000  # every box matches: far more than the first output buffer holds
     boxes = Boxes(2, list(range(n + 1)), [i % 2 for i in range(n)], [-1.0] * n, [INF] * n,
