@@ -313,7 +313,11 @@ _PURPOSE = re.compile(r"\b(?:so as |in order )?to (?:avoid|limit|prevent|minimi[
 _RULE_LIKE_EXTRA = re.compile(
     r"\b(?:mandatory|required|not to exceed|no\s+(?:\w+\s+){1,6}?(?:shall|may|must|will)\b|"
     r"(?:are|is) not (?:permitted|allowed)|ensure)\b|"
-    r"^no\b(?=.*\b(?:permitted|allowed|authori[sz]ed)\b)", re.IGNORECASE)
+    r"^no\b(?=.*\b(?:permitted|allowed|authori[sz]ed)\b)|"
+    # "Operation with an oil temperature above 90 °C is permitted for up to 5 minutes": a
+    # time limit said as a permission
+    r"\b(?:permitted|allowed|acceptable|authori[sz]ed)\s+(?:only\s+)?for\s+(?:up to|a maximum "
+    r"of|no more than|not more than|at most|not longer than|no longer than)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"^(?:do not|don't|never|avoid)\b|"
                           r"^no\s+(?:[\w-]+\s+){1,6}?(?:shall|may|must|will|can)\b|"
                           r"^no\b[^.;]*\b(?:is|are)\s+(?:permitted|allowed|authori[sz]ed)\b",

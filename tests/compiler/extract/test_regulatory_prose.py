@@ -220,3 +220,10 @@ def test_certification_language_a_second_clause_or_scope_is_never_dropped(
     assert not found.rules
     assert any(why in p.reason for p in found.problems) or any(
         why in r for r in found.reasons.values()), (found.problems, found.reasons)
+
+
+def test_a_time_limit_said_as_a_permission_is_listed_for_review_never_descriptive() -> None:
+    found = read("Operation with an oil temperature above 90 °C is permitted for up to 5 "
+                 "minutes.")
+    assert not found.rules
+    assert [p.kind for p in found.problems] == [NEEDS_REVIEW]
