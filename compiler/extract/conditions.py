@@ -651,6 +651,9 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
                 words + [t.low for t in tokens[first:first + 2] if t.kind == "word"], k,
                 ending=True):
             continue  # "Exposure to impulsive or impact noise should not exceed ..."
+        if word in ("and", "or") and _one_noun_twice_qualified(
+                words + [t.low for t in tokens[first:first + 2] if t.kind == "word"], k, known):
+            continue  # "When ascending or descending grades in excess of 10 percent"
         if word in ("and", "or") and known is not None and _inside_alias(
                 words + [t.low for t in tokens[first:first + 8] if t.kind == "word"], k, known):
             continue
@@ -664,7 +667,8 @@ def _clause_left_out(tokens: list[Token], atoms: list[FoundAtom], first: int,
     relative = any(t.low in _RELATIVE_PRONOUNS for t in tokens[:atoms[0].first])
     words = [t.low for t in after]
     for k, word in enumerate(words):
-        if word in joins and content(words[k + 1:k + 4]) and not _noun_coordination(words, k):
+        if word in joins and content(words[k + 1:k + 4]) and not _noun_coordination(
+                words, k) and not _one_noun_twice_qualified(words, k, known):
             return " ".join(t.text for t in after[k:k + 6])
         if word in _SUBORDINATORS and content(words[k + 1:k + 5]):
             # "If the oil temperature is above 90 °C when the engine is running": a clause
@@ -705,8 +709,6 @@ def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
     preposition ("in a blood or breath specimen", "exposure to impulsive or impact noise"),
     where it names what is measured and is no second condition.  ``ending``: the phrase
     may go on (the words before a comparison)."""
-    if _paired_modifiers(words, k):
-        return True
     if k < 2 or words[k - 2] not in _PREPOSITIONS | _NP_DETERMINERS | {"to"}:
         return False
     if words[k - 2] in _NP_DETERMINERS and (k < 3 or words[k - 3] not in _PREPOSITIONS):
@@ -720,6 +722,16 @@ def _noun_coordination(words: list[str], k: int, ending: bool = False) -> bool:
 # Endings two modifiers of one noun share: "ascending or descending grades", "operative
 # and effective brakes", "impulsive or impact noise" is read by the preposition rule.
 _MODIFIER_ENDINGS = ("ing", "ed", "ive", "al", "ous", "ic", "ble", "ary", "ful", "ent", "ant")
+
+
+def _one_noun_twice_qualified(words: list[str], k: int,
+                              known: Callable[[str], bool] | None) -> bool:
+    """Two modifiers of one noun (see _paired_modifiers), unless the first with the noun
+    names a parameter itself ("the primary or secondary pressure": two parameters, which
+    one reading of the second alone would drop)."""
+    if not _paired_modifiers(words, k):
+        return False
+    return known is None or not known(f"{words[k - 1]} {words[k + 2]}")
 
 
 def _paired_modifiers(words: list[str], k: int) -> bool:

@@ -227,3 +227,13 @@ def test_a_time_limit_said_as_a_permission_is_listed_for_review_never_descriptiv
                  "minutes.")
     assert not found.rules
     assert [p.kind for p in found.problems] == [NEEDS_REVIEW]
+
+
+def test_two_parameters_named_by_their_modifiers_are_never_read_as_one() -> None:
+    out = table()
+    out.add(ParameterInfo("primary_pressure", ("primary pressure",), "psi"))
+    out.add(ParameterInfo("secondary_pressure", ("secondary pressure",), "psi"))
+    found = extract(split_statements(
+        "If the primary or secondary pressure exceeds 90 psi, stop the pump.\n", "reg.md"), out)
+    assert not any(isinstance(r.condition, Atom) and r.condition.param == "secondary_pressure"
+                   for r in found.rules)
