@@ -541,7 +541,7 @@ def parse_condition(
         # the time is the order's, not how long the condition has held
         return ParsedCondition(None, atoms, duration, needs_review=True, problems=[
             "a duration said with the order, not with the condition, is not read"])
-    reference = _compared_with_a_reference(text, tokens, atoms, resolve, trailing_action)
+    reference = _compared_with_a_named_value(text, tokens, atoms, resolve, trailing_action)
     if reference:
         # "The test must be conducted by maintaining a pressure at or above the baseline
         # test pressure for at least 8 hours": a comparison with a value given elsewhere
@@ -952,13 +952,13 @@ def unread_state(tokens: list[Token], atoms: list[FoundAtom], table: ParameterTa
     return ""
 
 
-_REFERENCE_COMPARISON = re.compile(
+_NAMED_VALUE_COMPARISON = re.compile(
     r"\b(?:at or above|at or below|above|below|exceeds?|exceeding|greater than|less than|"
     r"more than|higher than|lower than|at least|at most|equal to)\s+(?:the|that|those|its|"
     r"their)\s+(?P<name>(?:[A-Za-z][\w'-]*\s*){1,6})", re.IGNORECASE)
 
 
-def _compared_with_a_reference(text: str, tokens: list[Token], atoms: list[FoundAtom],
+def _compared_with_a_named_value(text: str, tokens: list[Token], atoms: list[FoundAtom],
                                resolve: Callable[[str], tuple[str, str] | None],
                                trailing_action: bool) -> str:
     """A comparison in the condition with a value named, not given ("at or above the
@@ -967,7 +967,7 @@ def _compared_with_a_reference(text: str, tokens: list[Token], atoms: list[Found
     end = tokens[atoms[-1].last].end if trailing_action and atoms else len(text)
     spans = [(tokens[a.first].start, tokens[a.last].end) for a in atoms]
     read = {a.param for a in atoms}
-    for found in _REFERENCE_COMPARISON.finditer(text, 0, end):
+    for found in _NAMED_VALUE_COMPARISON.finditer(text, 0, end):
         if any(lo <= found.start() < hi or not text[hi:found.start()].strip()
                for lo, hi in spans):
             continue  # inside a comparison read, or the datum of its value ("16 ft above

@@ -485,8 +485,7 @@ def _second_scope(action: str, parsed: ParsedCondition) -> bool:
     if label and comma and label.lower() in head.lower() and len(head.split()) <= len(
             label.split()) + 2:
         rest = comma + tail  # "maximum line pressure, for the ...": the name said after it
-    return bool(re.match(r"^\s*,\s*(?:for|in|on|at)\s+(?:the|a|an|each|any|all)\b", rest,
-                         re.IGNORECASE))
+    return rest.startswith(",") and bool(_ANOTHER_SCOPE.match(rest[1:].lstrip()))
 
 
 # Certification language: what must be established, determined or demonstrated.
@@ -544,13 +543,18 @@ def _compound_parts(st: Statement, params: ParameterTable, used_ids: set[str]
 _PROVISO = re.compile(r"[:;,.]?\s*\bProvided(?:,\s*|\s+)(?:further|however)?,?\s*[Tt]hat\b,?\s*")
 
 
+# What a spec line without a colon needs: a word that says which side a limit bounds.
+_SPEC_KIND = re.compile(r"max|min|limit|exceed|at least|at most|[<>≤≥]", re.IGNORECASE)
+
+
 def _spec_parts(st: Statement, params: ParameterTable) -> list[Statement]:
     """A spec or limitation line's pairs of label and limits, each said as a constraint
     ("Pump speed: max. 1,900 rpm; oil temperature: max. 70 °C"); [] when the line is not
     one, or is one limitation line that _max_min reads as it is."""
-    text = _ENUMERATOR.sub("", _clean(st.parse_text or st.text))
-    if not re.search(r"\d", text):
-        return []
+    raw = st.parse_text or st.text
+    if ":" not in raw and not _SPEC_KIND.search(raw) or not re.search(r"\d", raw):
+        return []  # neither a label nor a kind word: no spec line (most statements)
+    text = _ENUMERATOR.sub("", _clean(raw))
     sentences = spec_line_sentences(text, params)
     if len(sentences) == 1 and _max_min(text.rstrip(".")) is not None:
         return []
@@ -760,12 +764,8 @@ def _under_lead_in(item: Statement, lead_in: Statement, how: str, params: Parame
     if how == WHEN:  # "When C—" + "(ii) A" reads "When C, A"
         return replace(item, parse_text=f"{lead}, {lowered}.")
     if how == ORDERS:
-        if _rule_like(body, params):
-            out.problems.append(Problem(
-                item.file, item.line, "one of the ways the order of its lead-in may be met, "
-                "read with it only", item.text, kind=NEEDS_REVIEW, page=item.page))
-        else:
-            out.describe(item, "one of the ways the order of its lead-in may be met")
+        _review_or_describe(item, body, params, out,
+                            "one of the ways the order of its lead-in may be met")
         return None
     if how in (PROHIBITION, COMPARISON):
         scope = _unmeasured_scope(lead, params)
@@ -1066,12 +1066,8 @@ def _extract_statement(
         # "A maximum ambient temperature ... of at least 100 degrees F must be established",
         # "VFE must be established so that it does not exceed ...": a value the designer
         # must fix or show, not a limit on a reading
-        if _rule_like(body, params):
-            out.problems.append(Problem(
-                st.file, st.line, "a value to be established or shown, not a limit on a "
-                "reading", st.text, kind=NEEDS_REVIEW, page=st.page))
-        else:
-            out.describe(st, "a value to be established or shown, not a limit on a reading")
+        _review_or_describe(st, body, params, out,
+                            "a value to be established or shown, not a limit on a reading")
         return
     if ":" not in body and _HISTORY.search(body) and not _MODAL.search(body) and not (
             _CONDITION_WORD.search(body)):
@@ -1336,6 +1332,17 @@ def _not_a_rule(st: Statement, body: str, params: ParameterTable, out: Extractio
         reason = "no rule word and a reading together" if _DIGIT.search(body) else (
             "no number to compare with")
     out.describe(st, reason)
+
+
+def _review_or_describe(st: Statement, body: str, params: ParameterTable, out: Extraction,
+                        why: str) -> None:
+    """A statement no rule is made of, for a known reason: listed for review when it looks
+    like a rule, descriptive with that reason otherwise."""
+    if _rule_like(body, params):
+        out.problems.append(Problem(st.file, st.line, why, st.text, kind=NEEDS_REVIEW,
+                                    page=st.page))
+    else:
+        out.describe(st, why)
 
 
 def _descriptive_reason(body: str) -> str | None:
